@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// faultline: the desktop workbench. With no display (no DISPLAY/WAYLAND_DISPLAY and no QT_QPA_PLATFORM) it prints
+// the verdict of the given bundle as text instead, so the README's first command works on a headless machine.
+#include "app/common/rules_location.h"
+#include "app/gui/main_window.h"
+#include "core/analysis/analyzer.h"
+#include "core/report/verdict_report.h"
+#include "core/version.h"
+#include "importers/bundle_loader.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace {
+
+bool haveDisplay()
+{
+    auto set = [](const char* v) { return std::getenv(v) && *std::getenv(v); };
+    return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
+}
+
+int printVerdict(const std::string& bundle, const std::string& rules)
+{
+    auto catalog = faultline::core::RuleCatalog::load(rules);
+    if (!catalog.ok()) {
+        std::cerr << catalog.asText();
+        return 3;
+    }
+    const auto evidence = faultline::importers::loadBundle({ bundle });
+    const auto verdict = faultline::core::analyze(evidence, *catalog.catalog);
+    std::cout << "faultline: no display; printing the verdict instead of opening the workbench\n\n"
+              << faultline::core::verdictToText(verdict, evidence);
+    return evidence.sources.empty() ? 4 : 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string rules = faultline::app::defaultRulesDir(argv[0]);
+    if (!haveDisplay()) {
+        for (int i = 1; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a == "--version") {
+                std::cout << "faultline " << faultline::core::kVersion << "\n";
+                return 0;
+            }
+            if (!a.empty() && a[0] != '-')
+                return printVerdict(a, rules);
+        }
+        std::cerr << "faultline: no display available; give a bundle to print its verdict, or use faultline-cli\n";
+        return 2;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Faultline"));
+    QApplication::setOrganizationDomain(QStringLiteral("faultline.dev"));
+    QApplication::setApplicationVersion(QString::fromLatin1(faultline::core::kVersion));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Forensic workbench for failed distributed AI jobs"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("Evidence bundle to open"));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Write a PNG of the window once the verdict is shown, then quit"), QStringLiteral("png"));
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    faultline::app::MainWindow window(QString::fromStdString(rules));
+    window.show();
+    if (!parser.positionalArguments().isEmpty())
+        window.openBundle(parser.positionalArguments().constFirst());
+    if (parser.isSet(screenshot)) {
+        const QString png = parser.value(screenshot);
+        QObject::connect(&window, &faultline::app::MainWindow::resultShown, &window, [&window, png] {
+            QTimer::singleShot(200, &window, [&window, png] {
+                window.grab().save(png);
+                QApplication::quit();
+            });
+        });
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cause-versus-symptom selection follows NVRx's L0A stage (../shared/reference/attribution-model.md §3.4): pick
+// the earliest supported initiating event of the terminal failure episode; cascades and teardown never become
+// the cause; a later event is a symptom when a correlator links it to an earlier cause within its window.
+#include "core/analysis/analyzer.h"
+
+#include "core/rules/extraction.h"
+#include "core/time/civil_time.h"
+#include "core/version.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace faultline::core {
+namespace {
+
+constexpr std::int64_t kDedupSlackNs = 2 * kNsPerSec;
+
+int qualityRank(TimeQuality q)
+{
+    switch (q) {
+    case TimeQuality::Exact:
+        return 0;
+    case TimeQuality::AssumedZone:
+        return 1;
+    case TimeQuality::Inferred:
+        return 2;
+    case TimeQuality::Missing:
+        return 3;
+    }
+    return 3;
+}
+
+std::string signature(const Event& e)
+{
+    std::string s = e.type;
+    s += '|';
+    s += std::to_string(e.node);
+    s += '|';
+    s += std::to_string(e.rank);
+    s += '|';
+    s += e.gpu;
+    for (const auto& [k, v] : e.fields) {
+        s += '|';
+        s += k;
+        s += '=';
+        s += v;
+    }
+    return s;
+}
+
+/// Merges the same event seen in several sources (dmesg + journal + Loki): keeps the most precise copy and
+/// every provenance.
+std::vector<Event> dedupe(std::vector<Event> events)
+{
+    std::map<std::string, std::vector<std::size_t>> bySig;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        bySig[signature(events[i])].push_back(i);
+    std::vector<bool> gone(events.size(), false);
+    for (auto& [sig, idx] : bySig) {
+        if (idx.size() < 2)
+            continue;
+        std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+            const Event& x = events[a];
+            const Event& y = events[b];
+            if (qualityRank(x.quality) != qualityRank(y.quality))
+                return qualityRank(x.quality) < qualityRank(y.quality);
+            if (x.precisionNs != y.precisionNs)
+                return x.precisionNs < y.precisionNs;
+            return a < b;
+        });
+        for (std::size_t a = 0; a < idx.size(); ++a) {
+            if (gone[idx[a]])
+                continue;
+            Event& keep = events[idx[a]];
+            for (std::size_t b = a + 1; b < idx.size(); ++b) {
+                Event& other = events[idx[b]];
+                if (gone[idx[b]] || other.provenance.front().source == keep.provenance.front().source)
+                    continue;
+                const std::int64_t tol = std::max(keep.precisionNs, other.precisionNs) + kDedupSlackNs;
+                if (keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN
+                    || std::llabs(keep.timeNs - other.timeNs) > tol)
+                    continue;
+                bool sameSource = false;
+                for (const auto& p : keep.provenance)
+                    sameSource = sameSource || p.source == other.provenance.front().source;
+                if (sameSource)
+                    continue;
+                keep.provenance.insert(keep.provenance.end(), other.provenance.begin(), other.provenance.end());
+                gone[idx[b]] = true;
+            }
+        }
+    }
+    std::vector<Event> out;
+    out.reserve(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (!gone[i])
+            out.push_back(std::move(events[i]));
+    return out;
+}
+
+bool eventLess(const Event& a, const Event& b)
+{
+    if (a.orderTimeNs() != b.orderTimeNs())
+        return a.orderTimeNs() < b.orderTimeNs();
+    if (a.priority != b.priority)
+        return a.priority > b.priority;
+    if (a.type != b.type)
+        return a.type < b.type;
+    const Provenance& pa = a.provenance.front();
+    const Provenance& pb = b.provenance.front();
+    if (pa.source != pb.source)
+        return pa.source < pb.source;
+    if (pa.line != pb.line)
+        return pa.line < pb.line;
+    return a.ruleId < b.ruleId;
+}
+
+bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom)
+{
+    switch (rel) {
+    case Correlator::Nodes::Any:
+        return true;
+    case Correlator::Nodes::Same:
+        return cause.node != kNoNode && cause.node == symptom.node;
+    case Correlator::Nodes::SameGpu:
+        return cause.node != kNoNode && cause.node == symptom.node
+            && (symptom.gpu.empty() || cause.gpu.empty() || symptom.gpu == cause.gpu);
+    case Correlator::Nodes::Other:
+        return cause.node != symptom.node;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const CatalogSettings& settings)
+{
+    std::vector<CoverageEntry> out;
+    auto summarise = [&](const std::string& kindName, NodeId node, bool perNode) {
+        CoverageEntry c;
+        c.kind = kindName;
+        c.node = perNode ? evidence.nodeName(node) : std::string();
+        SourceKind kind {};
+        sourceKindFromName(kindName, kind);
+        bool anyOk = false;
+        bool anyError = false;
+        bool anyTruncated = false;
+        bool anySource = false;
+        for (const auto& s : evidence.sources) {
+            if (s.kind != kind || (perNode && s.host != node))
+                continue;
+            anySource = true;
+            c.files.push_back(s.path);
+            c.records += s.records;
+            anyOk = anyOk || (s.status == CoverageStatus::Ok && s.records > 0);
+            anyError = anyError || s.status == CoverageStatus::Error;
+            anyTruncated = anyTruncated || s.status == CoverageStatus::Truncated;
+        }
+        if (!anySource) {
+            c.status = CoverageStatus::Missing;
+            c.reason = perNode ? "no " + kindName + " log for " + c.node + " in the bundle"
+                               : "no " + kindName + " source in the bundle";
+        } else if (anyTruncated) {
+            c.status = CoverageStatus::Truncated;
+            c.reason = "a source ends early (see its warnings); evidence after the cut is missing";
+        } else if (anyOk) {
+            c.status = CoverageStatus::Ok;
+            if (anyError)
+                c.reason = "some sources of this kind failed to import";
+        } else if (anyError) {
+            c.status = CoverageStatus::Error;
+            c.reason = "every source of this kind failed to import";
+        } else {
+            c.status = CoverageStatus::Empty;
+            c.reason = "sources present but they hold no records";
+        }
+        out.push_back(std::move(c));
+    };
+    for (const auto& k : settings.expectedSources) {
+        const bool perNode = std::find(settings.perNodeSources.begin(), settings.perNodeSources.end(), k)
+            != settings.perNodeSources.end();
+        if (perNode && !evidence.scope.nodes.empty()) {
+            for (NodeId n : evidence.scope.nodes)
+                summarise(k, n, true);
+        } else {
+            summarise(k, kNoNode, false);
+        }
+    }
+    return out;
+}
+
+Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const AnalysisOptions& options)
+{
+    Verdict v;
+    v.catalogName = catalog.name();
+    v.catalogVersion = catalog.version();
+    v.catalogHash = catalog.contentHash();
+    v.engineVersion = kEngineVersion;
+    v.scope = evidence.scope;
+    v.nodes = evidence.nodes;
+    const CatalogSettings& settings = catalog.settings();
+    if (options.windowFromNs != INT64_MIN)
+        v.scope.startNs = options.windowFromNs;
+    if (options.windowToNs != INT64_MIN)
+        v.scope.endNs = options.windowToNs;
+    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+
+    // Phase 1: extraction.
+    const unsigned threads =
+        options.threads ? options.threads : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+    Extraction extraction(catalog);
+    std::vector<RawEvent> raws = extraction.runAll(evidence.observations, threads);
+    for (auto& m : extraction.runMetrics(evidence.metrics))
+        raws.push_back(std::move(m));
+    if (cancelled())
+        return v;
+
+    // Hosts named inside records win; then ranks map to nodes through the allocation layout.
+    std::vector<Event> events;
+    events.reserve(raws.size());
+    for (auto& raw : raws) {
+        Event& e = raw.event;
+        if (!raw.nodeHint.empty())
+            e.node = v.nodes.intern(raw.nodeHint);
+        const Source& src = evidence.sources[e.provenance.front().source];
+        if (e.rank >= 0 && v.scope.ranksPerNode > 0 && src.host == kNoNode) {
+            const auto idx = static_cast<std::size_t>(e.rank / v.scope.ranksPerNode);
+            if (idx < v.scope.nodes.size() && raw.nodeHint.empty())
+                e.node = v.scope.nodes[idx];
+        }
+        events.push_back(std::move(e));
+    }
+
+    // Phase 2: filters. Scope first: events outside the workload window (plus margin) are kept out.
+    const std::int64_t lo = v.scope.startNs == INT64_MIN ? INT64_MIN : v.scope.startNs - settings.scopeMarginNs;
+    const std::int64_t hi = v.scope.endNs == INT64_MIN ? INT64_MAX : v.scope.endNs + settings.scopeMarginNs;
+    std::vector<Event> kept;
+    for (auto& e : events) {
+        if (e.outOfScope || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
+            ++v.filteredEvents;
+            continue;
+        }
+        bool drop = false;
+        for (const auto& f : catalog.filters()) {
+            if (!f.when.matches(e))
+                continue;
+            if (f.text && !RE2::PartialMatch(e.excerpt, *f.text))
+                continue;
+            if (f.action == FilterRule::Action::Drop) {
+                drop = true;
+                break;
+            }
+            e.role = f.action == FilterRule::Action::Suppress ? Role::Context : f.role;
+            e.fields.emplace_back("filtered_by", f.id);
+            std::sort(e.fields.begin(), e.fields.end());
+        }
+        if (drop) {
+            ++v.filteredEvents;
+            continue;
+        }
+        kept.push_back(std::move(e));
+    }
+    events = dedupe(std::move(kept));
+    std::sort(events.begin(), events.end(), eventLess);
+    if (cancelled())
+        return v;
+
+    // Phase 3: correlation. Each event gets at most one explaining cause: the earliest that any correlator
+    // allows (catalog order breaks ties).
+    const std::size_t n = events.size();
+    v.causeOf.assign(n, -1);
+    v.linkVia.assign(n, {});
+    v.linkRelation.assign(n, {});
+    std::vector<std::vector<std::size_t>> causesOf(catalog.correlators().size());
+    for (std::size_t c = 0; c < catalog.correlators().size(); ++c)
+        for (std::size_t j = 0; j < n; ++j)
+            if (catalog.correlators()[c].cause.matches(events[j]))
+                causesOf[c].push_back(j);
+    auto reaches = [&](std::size_t from, std::size_t target) {
+        for (std::int64_t k = static_cast<std::int64_t>(from); k >= 0; k = v.causeOf[static_cast<std::size_t>(k)])
+            if (static_cast<std::size_t>(k) == target)
+                return true;
+        return false;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& s = events[i];
+        std::int64_t best = -1;
+        std::size_t bestCorr = 0;
+        for (std::size_t c = 0; c < catalog.correlators().size(); ++c) {
+            const Correlator& corr = catalog.correlators()[c];
+            if (!corr.symptom.matches(s))
+                continue;
+            for (std::size_t j : causesOf[c]) {
+                if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
+                    continue;
+                const Event& cause = events[j];
+                if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN)
+                    continue;
+                const std::int64_t slack = s.precisionNs + cause.precisionNs;
+                const std::int64_t delta = s.orderTimeNs() - cause.orderTimeNs();
+                if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
+                    continue;
+                if (!nodesRelate(corr.nodes, cause, s))
+                    continue;
+                // A root-capable symptom must not precede its cause beyond their precision.
+                if (corr.relation != "precursor" && s.role == Role::Root && delta < -slack)
+                    continue;
+                if (reaches(j, i))
+                    continue;
+                best = static_cast<std::int64_t>(j);
+                bestCorr = c;
+            }
+        }
+        if (best >= 0) {
+            v.causeOf[i] = best;
+            v.linkVia[i] = catalog.correlators()[bestCorr].id;
+            v.linkRelation[i] = catalog.correlators()[bestCorr].relation;
+        }
+    }
+
+    // Phase 4: selection inside the terminal failure episode.
+    std::int64_t timeout = settings.collectiveTimeoutNs;
+    for (const auto& e : events)
+        if (const std::string* t = e.field("timeout_ms")) {
+            try {
+                timeout = std::max<std::int64_t>(timeout, std::stoll(*t) * kNsPerMs);
+            } catch (const std::exception&) { }
+        }
+    std::int64_t endT = v.scope.endNs;
+    if (endT == INT64_MIN)
+        for (const auto& e : events)
+            endT = std::max(endT, e.timeNs);
+    std::int64_t firstFailure = endT;
+    for (const auto& e : events)
+        if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN
+            && e.timeNs >= endT - 2 * timeout - settings.scopeMarginNs)
+            firstFailure = std::min(firstFailure, e.timeNs);
+    const std::int64_t episodeStart =
+        firstFailure == INT64_MIN ? INT64_MIN : firstFailure - timeout - settings.scopeMarginNs;
+
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < n; ++i)
+        if (events[i].role == Role::Root && v.causeOf[i] < 0)
+            candidates.push_back(i);
+    std::int64_t primary = -1;
+    for (std::size_t i : candidates)
+        if (episodeStart == INT64_MIN || events[i].timeNs >= episodeStart) {
+            primary = static_cast<std::int64_t>(i);
+            break;
+        }
+
+    auto rootOf = [&](std::size_t i) {
+        std::size_t k = i;
+        while (v.causeOf[k] >= 0)
+            k = static_cast<std::size_t>(v.causeOf[k]);
+        return k;
+    };
+
+    v.coverage = buildCoverage(evidence, settings);
+    std::set<std::string> missingKinds;
+    std::vector<std::string> missingNodes;
+    for (const auto& c : v.coverage)
+        if (c.status == CoverageStatus::Missing || c.status == CoverageStatus::Error) {
+            missingKinds.insert(c.kind);
+            if (!c.node.empty())
+                missingNodes.push_back(c.kind + ":" + c.node);
+        }
+
+    double confidence = 0;
+    if (primary >= 0) {
+        const auto p = static_cast<std::size_t>(primary);
+        const Event& cause = events[p];
+        v.hasCause = true;
+        v.cause = p;
+        v.domain = cause.domain;
+        v.subdomain = cause.subdomain;
+        auto oc = settings.outcomeByDomain.find(cause.domain);
+        v.outcome = oc == settings.outcomeByDomain.end() ? "inconclusive" : oc->second;
+        v.action = !cause.action.empty()                       ? cause.action
+            : settings.defaultActionByOutcome.count(v.outcome) ? settings.defaultActionByOutcome.at(v.outcome)
+                                                               : "";
+        const std::string causeNode = v.nodes.name(cause.node == kNoNode ? 0 : cause.node);
+        if (cause.node != kNoNode)
+            v.originNodes.push_back(v.nodes.name(cause.node));
+        if (v.outcome == "infrastructure_failure" && cause.node != kNoNode)
+            v.blamedNodes.push_back(v.nodes.name(cause.node));
+
+        // Symptoms, trail.
+        std::map<std::string, SymptomGroup> groups;
+        std::set<std::string> symptomNodes;
+        std::size_t precursors = 0;
+        std::size_t confirmations = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i == p || v.causeOf[i] < 0 || rootOf(i) != p)
+                continue;
+            const Event& e = events[i];
+            const std::string& rel = v.linkRelation[i];
+            if (rel == "precursor")
+                ++precursors;
+            else if (rel == "confirmation" || rel == "companion")
+                ++confirmations;
+            if (rel != "symptom")
+                continue;
+            SymptomGroup& g = groups[e.type];
+            if (g.count == 0) {
+                g.type = e.type;
+                g.label = e.label;
+                g.correlator = v.linkVia[i];
+                g.firstNs = e.timeNs;
+            }
+            ++g.count;
+            g.lastNs = std::max(g.lastNs, e.timeNs);
+            g.firstNs = std::min(g.firstNs, e.timeNs);
+            g.events.push_back(i);
+            if (e.node != kNoNode) {
+                const std::string& nn = v.nodes.name(e.node);
+                if (std::find(g.nodes.begin(), g.nodes.end(), nn) == g.nodes.end())
+                    g.nodes.push_back(nn);
+                if (std::find(v.originNodes.begin(), v.originNodes.end(), nn) == v.originNodes.end())
+                    symptomNodes.insert(nn);
+            }
+            if (e.rank >= 0 && std::find(g.ranks.begin(), g.ranks.end(), e.rank) == g.ranks.end())
+                g.ranks.push_back(e.rank);
+        }
+        for (auto& [type, g] : groups) {
+            std::sort(g.nodes.begin(), g.nodes.end());
+            std::sort(g.ranks.begin(), g.ranks.end());
+            v.symptoms.push_back(std::move(g));
+        }
+        std::sort(v.symptoms.begin(), v.symptoms.end(), [](const SymptomGroup& a, const SymptomGroup& b) {
+            return a.firstNs != b.firstNs ? a.firstNs < b.firstNs : a.type < b.type;
+        });
+        v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i == p)
+                v.trail.push_back({ i, "cause" });
+            else if (v.causeOf[i] >= 0 && rootOf(i) == p)
+                v.trail.push_back({ i, v.linkRelation[i] + " via " + v.linkVia[i] });
+        }
+
+        // Alternatives and why they lost.
+        for (std::size_t i = 0; i < n && v.alternatives.size() < 12; ++i) {
+            if (i == p)
+                continue;
+            const Event& e = events[i];
+            if (e.role == Role::Root && v.causeOf[i] < 0) {
+                if (episodeStart != INT64_MIN && e.timeNs < episodeStart)
+                    v.alternatives.push_back({ i,
+                        "before the terminal failure episode: the job kept running for "
+                            + formatDelta(firstFailure - e.timeNs) + " after it" });
+                else
+                    v.alternatives.push_back({ i,
+                        "later than the cause (" + formatDelta(e.orderTimeNs() - cause.orderTimeNs())
+                            + ") and not linked to it by any correlator: a second, independent failure is possible" });
+            }
+        }
+        for (std::size_t i = 0; i < n && v.alternatives.size() < 16; ++i) {
+            const Event& e = events[i];
+            if (i != p && e.role == Role::Root && v.causeOf[i] >= 0)
+                v.alternatives.push_back({ i,
+                    "explained as " + v.linkRelation[i] + " of '" + events[static_cast<std::size_t>(v.causeOf[i])].label
+                        + "' ("
+                        + formatDelta(e.orderTimeNs() - events[static_cast<std::size_t>(v.causeOf[i])].orderTimeNs())
+                        + ", correlator " + v.linkVia[i] + ")" });
+        }
+        for (std::size_t i = 0; i < n && v.alternatives.size() < 20; ++i) {
+            const Event& e = events[i];
+            if (e.role == Role::Teardown && e.field("root_cause_rank"))
+                v.alternatives.push_back({ i,
+                    "teardown summary: a launcher names the first failure its own agent observed, "
+                    "not the first failure of the job" });
+        }
+
+        // Confidence: evidence quality minus coverage gaps.
+        confidence = cause.quality == TimeQuality::Exact ? 0.9 : cause.quality == TimeQuality::AssumedZone ? 0.8 : 0.7;
+        v.confidenceNotes.push_back(std::string("cause time is ") + timeQualityName(cause.quality));
+        if (precursors + confirmations > 0) {
+            confidence += std::min(0.08, 0.03 * static_cast<double>(precursors + confirmations));
+            v.confidenceNotes.push_back(std::to_string(precursors) + " precursor(s) and "
+                + std::to_string(confirmations) + " companion/confirmation(s) corroborate the cause");
+        }
+        if (!v.symptoms.empty())
+            v.confidenceNotes.push_back("the cause explains "
+                + std::to_string(v.trail.size() - 1 - precursors - confirmations) + " later symptom(s)");
+        if (const std::string* peer = cause.field("peer_may_be_source"); peer && *peer == "true")
+            v.confidenceNotes.push_back("NVIDIA's catalog says the device at the other end of this link may be the "
+                                        "source (INVESTIGATE_PEER_DEVICE): check the peer GPU/NVSwitch too");
+        (void)causeNode;
+    } else {
+        v.outcome = "inconclusive";
+        v.domain = "unknown";
+        v.summary = "no initiating event found";
+        v.inconclusiveReasons.push_back("no root-cause candidate in the terminal failure episode"
+            + (firstFailure == INT64_MIN ? std::string()
+                                         : " (" + formatUtc(episodeStart) + " .. " + formatUtc(endT) + ")"));
+        std::map<std::string, std::pair<std::size_t, std::set<std::string>>> unexplained;
+        for (std::size_t i = 0; i < n; ++i)
+            if (events[i].role == Role::Cascade) {
+                auto& u = unexplained[events[i].type];
+                ++u.first;
+                if (events[i].node != kNoNode)
+                    u.second.insert(v.nodes.name(events[i].node));
+            }
+        for (const auto& [type, u] : unexplained) {
+            std::string nodes;
+            for (const auto& nn : u.second)
+                nodes += (nodes.empty() ? "" : ", ") + nn;
+            v.inconclusiveReasons.push_back(std::to_string(u.first) + " " + type + " event(s) on "
+                + (nodes.empty() ? "unknown nodes" : nodes)
+                + " have no initiating event: they are symptoms of something the evidence does not show");
+        }
+        for (std::size_t i = 0; i < n && v.alternatives.size() < 8; ++i)
+            if (events[i].role == Role::Cascade
+                && (v.alternatives.empty() || events[v.alternatives.back().event].type != events[i].type))
+                v.alternatives.push_back({ i,
+                    "hypothesis only: a cascade, not an initiating failure; it stands as the "
+                    "earliest observed failure of its kind" });
+        for (std::size_t i = 0; i < n; ++i)
+            if (events[i].role != Role::Context)
+                v.trail.push_back({ i, std::string("unexplained ") + roleName(events[i].role) });
+        confidence = 0.5;
+        v.confidenceNotes.push_back("confidence is about the verdict 'inconclusive': the evidence shows a failure but "
+                                    "not its cause");
+        v.action = settings.defaultActionByOutcome.count("inconclusive")
+            ? settings.defaultActionByOutcome.at("inconclusive")
+            : "";
+    }
+    for (const auto& c : v.coverage) {
+        if (c.status == CoverageStatus::Ok)
+            continue;
+        const bool causeNode =
+            v.hasCause && events[v.cause].node != kNoNode && c.node == v.nodes.name(events[v.cause].node);
+        const double cost = causeNode ? 0.2 : c.node.empty() ? 0.1 : 0.05;
+        confidence -= cost;
+        std::string what = c.kind + (c.node.empty() ? std::string() : " on " + c.node);
+        v.confidenceNotes.push_back(what + " is " + coverageStatusName(c.status) + ": " + c.reason);
+        if (!v.hasCause)
+            v.inconclusiveReasons.push_back(
+                what + " " + coverageStatusName(c.status) + ": a failure there would be invisible");
+    }
+    confidence = std::clamp(confidence, 0.05, 0.99);
+    v.confidence = std::round(confidence * 100) / 100;
+    v.confidenceLevel = v.confidence >= 0.8 ? "high" : v.confidence >= 0.5 ? "medium" : "low";
+
+    if (v.hasCause) {
+        const Event& cause = events[v.cause];
+        std::size_t symptomCount = 0;
+        for (const auto& g : v.symptoms)
+            symptomCount += g.count;
+        v.summary = cause.label + " on "
+            + (cause.node == kNoNode ? std::string("an unknown node") : v.nodes.name(cause.node))
+            + (cause.gpu.empty() ? std::string() : " GPU " + cause.gpu)
+            + (cause.rank >= 0 ? " rank " + std::to_string(cause.rank) : std::string()) + " at "
+            + formatUtc(cause.timeNs);
+        if (symptomCount > 0)
+            v.summary += "; " + std::to_string(symptomCount) + " later symptom(s) on "
+                + std::to_string(v.symptomNodes.size()) + " other node(s)";
+    }
+    v.events = std::move(events);
+    return v;
+}
+
+} // namespace faultline::core

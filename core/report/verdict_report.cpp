@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core/report/verdict_report.h"
+
+#include "core/time/civil_time.h"
+#include "core/util/json_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace faultline::core {
+namespace {
+
+std::string nodeName(const Verdict& v, NodeId id)
+{
+    return id == kNoNode ? std::string() : v.nodes.name(id);
+}
+
+void writeEvent(JsonWriter& w, const Verdict& v, const Event& e, const EvidenceSet& ev)
+{
+    w.beginObject();
+    w.field("type", e.type);
+    w.field("label", e.label);
+    w.field("role", roleName(e.role));
+    w.field("domain", e.domain);
+    w.field("subdomain", e.subdomain);
+    w.field("severity", e.severity);
+    w.key("node");
+    if (e.node == kNoNode)
+        w.null();
+    else
+        w.value(nodeName(v, e.node));
+    w.key("rank");
+    if (e.rank < 0)
+        w.null();
+    else
+        w.value(e.rank);
+    w.key("gpu");
+    if (e.gpu.empty())
+        w.null();
+    else
+        w.value(e.gpu);
+    w.field("time", formatUtc(e.timeNs));
+    w.field("time_ns", e.timeNs == INT64_MIN ? std::int64_t(0) : e.timeNs);
+    w.field("time_precision_ns", e.precisionNs);
+    w.field("time_quality", timeQualityName(e.quality));
+    w.field("rule", e.ruleId);
+    w.key("fields").beginObject();
+    for (const auto& [k, val] : e.fields)
+        w.field(k, val);
+    w.endObject();
+    w.key("provenance").beginArray();
+    for (const auto& p : e.provenance) {
+        w.beginObject();
+        w.field("file", ev.sources[p.source].path);
+        w.field("line", p.line);
+        w.field("offset", p.byteOffset);
+        w.field("length", static_cast<std::uint64_t>(p.length));
+        w.endObject();
+    }
+    w.endArray();
+    w.field("text", e.excerpt);
+    w.endObject();
+}
+
+void writeStrings(JsonWriter& w, const char* key, const std::vector<std::string>& list)
+{
+    w.key(key).beginArray();
+    for (const auto& s : list)
+        w.value(s);
+    w.endArray();
+}
+
+} // namespace
+
+std::string formatRankList(const std::vector<std::int32_t>& ranks)
+{
+    std::string out;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(ranks[i]);
+        if (j > i)
+            out += '-' + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string locationOf(const Provenance& p, const EvidenceSet& evidence)
+{
+    return evidence.sources[p.source].path + ":" + std::to_string(p.line);
+}
+
+std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.field("schema", "faultline.verdict/1");
+    w.field("bundle", ev.root);
+    w.key("engine").beginObject().field("version", v.engineVersion).endObject();
+    w.key("catalog").beginObject();
+    w.field("name", v.catalogName).field("version", v.catalogVersion).field("hash", v.catalogHash);
+    w.endObject();
+    w.key("scope").beginObject();
+    w.field("scheduler", v.scope.scheduler);
+    w.field("job_id", v.scope.jobId);
+    w.field("job_name", v.scope.jobName);
+    w.field("state", v.scope.state);
+    w.key("nodes").beginArray();
+    for (NodeId n : v.scope.nodes)
+        w.value(v.nodes.name(n));
+    w.endArray();
+    w.field("ranks_per_node", v.scope.ranksPerNode);
+    w.field("start", formatUtc(v.scope.startNs));
+    w.field("end", formatUtc(v.scope.endNs));
+    w.field("origin", v.scope.origin);
+    w.endObject();
+    w.field("outcome", v.outcome);
+    w.field("domain", v.domain);
+    w.field("subdomain", v.subdomain);
+    w.field("summary", v.summary);
+    w.field("action", v.action);
+    w.key("confidence").beginObject();
+    w.field("value", v.confidence);
+    w.field("level", v.confidenceLevel);
+    writeStrings(w, "notes", v.confidenceNotes);
+    w.endObject();
+    w.key("cause");
+    if (v.hasCause)
+        writeEvent(w, v, v.events[v.cause], ev);
+    else
+        w.null();
+    writeStrings(w, "blamed_nodes", v.blamedNodes);
+    writeStrings(w, "origin_nodes", v.originNodes);
+    writeStrings(w, "symptom_nodes", v.symptomNodes);
+    w.key("symptoms").beginArray();
+    for (const auto& g : v.symptoms) {
+        w.beginObject();
+        w.field("type", g.type).field("label", g.label).field("count", static_cast<std::uint64_t>(g.count));
+        writeStrings(w, "nodes", g.nodes);
+        w.key("ranks").beginArray();
+        for (auto r : g.ranks)
+            w.value(r);
+        w.endArray();
+        w.field("first", formatUtc(g.firstNs)).field("last", formatUtc(g.lastNs));
+        w.field("correlator", g.correlator);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("alternatives").beginArray();
+    for (const auto& a : v.alternatives) {
+        w.beginObject();
+        w.field("reason", a.reason);
+        w.key("event");
+        writeEvent(w, v, v.events[a.event], ev);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("evidence").beginArray();
+    for (const auto& t : v.trail) {
+        w.beginObject();
+        w.field("why", t.why);
+        w.key("event");
+        writeEvent(w, v, v.events[t.event], ev);
+        w.endObject();
+    }
+    w.endArray();
+    writeStrings(w, "inconclusive_reasons", v.inconclusiveReasons);
+    w.key("coverage").beginArray();
+    for (const auto& c : v.coverage) {
+        w.beginObject();
+        w.field("kind", c.kind);
+        w.key("node");
+        if (c.node.empty())
+            w.null();
+        else
+            w.value(c.node);
+        w.field("status", coverageStatusName(c.status)).field("reason", c.reason).field("records", c.records);
+        writeStrings(w, "files", c.files);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("sources").beginArray();
+    for (const auto& s : ev.sources) {
+        w.beginObject();
+        w.field("path", s.path).field("format", s.format).field("format_reason", s.formatReason);
+        w.field("kind", sourceKindName(s.kind));
+        w.key("host");
+        if (s.host == kNoNode)
+            w.null();
+        else
+            w.value(ev.nodes.name(s.host));
+        w.field("zone", s.zone).field("zone_assumed", s.zoneAssumed);
+        w.field("status", coverageStatusName(s.status));
+        w.field("bytes", s.bytes).field("lines", s.lines).field("records", s.records).field("skipped", s.skipped);
+        w.field("first", formatUtc(s.firstTimeNs)).field("last", formatUtc(s.lastTimeNs));
+        w.key("warnings").beginArray();
+        for (const auto& d : s.warnings)
+            w.value(d.format());
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("diagnostics").beginArray();
+    for (const auto& d : ev.diagnostics)
+        w.value(d.format());
+    w.endArray();
+    w.key("stats").beginObject();
+    w.field("observations", static_cast<std::uint64_t>(ev.observations.size()));
+    w.field("metric_series", static_cast<std::uint64_t>(ev.metrics.size()));
+    w.field("events", static_cast<std::uint64_t>(v.events.size()));
+    w.field("filtered_events", static_cast<std::uint64_t>(v.filteredEvents));
+    w.endObject();
+    w.endObject();
+    return w.str() + "\n";
+}
+
+std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOptions& o)
+{
+    const char* bold = o.color ? "\033[1m" : "";
+    const char* red = o.color ? "\033[1;31m" : "";
+    const char* yellow = o.color ? "\033[33m" : "";
+    const char* cyan = o.color ? "\033[36m" : "";
+    const char* reset = o.color ? "\033[0m" : "";
+    std::string out;
+    auto line = [&](const std::string& s) {
+        out += s;
+        out += '\n';
+    };
+    auto where = [&](const Event& e) {
+        std::string s;
+        for (std::size_t i = 0; i < e.provenance.size(); ++i) {
+            if (i == 1)
+                s += " (also ";
+            else if (i > 1)
+                s += ", ";
+            s += locationOf(e.provenance[i], ev);
+        }
+        if (e.provenance.size() > 1)
+            s += ")";
+        return s;
+    };
+    auto who = [&](const Event& e) {
+        std::string s = e.node == kNoNode ? std::string("?") : v.nodes.name(e.node);
+        if (!e.gpu.empty())
+            s += " gpu " + e.gpu;
+        if (e.rank >= 0)
+            s += " rank " + std::to_string(e.rank);
+        return s;
+    };
+
+    std::string head = ev.root;
+    if (!v.scope.jobId.empty())
+        head += " (job " + v.scope.jobId + (v.scope.state.empty() ? "" : " " + v.scope.state) + ")";
+    const char* colour = v.outcome == "inconclusive" ? yellow : red;
+    line(std::string(bold) + head + ": " + colour + v.outcome + reset + bold
+        + (v.subdomain.empty() ? "" : " [" + v.domain + "/" + v.subdomain + "]") + reset + "  confidence "
+        + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100)) + "%)");
+    if (v.hasCause) {
+        const Event& c = v.events[v.cause];
+        line(std::string(bold) + "cause: " + reset + c.label + "  {" + c.type + "}");
+        line("  " + who(c) + " at " + formatUtc(c.timeNs) + " (" + timeQualityName(c.quality) + ")");
+        line(std::string("  ") + cyan + "--> " + where(c) + reset);
+        line("   | " + escapeForDisplay(c.excerpt));
+        for (const auto& [k, val] : c.fields)
+            if (k == "unit" || k == "link" || k == "severity_text" || k == "investigatory" || k == "immediate")
+                line("   = " + k + ": " + val);
+    } else {
+        line(std::string(bold) + "cause: " + reset + "none found");
+        for (const auto& r : v.inconclusiveReasons)
+            line("  - " + r);
+    }
+    if (!v.action.empty())
+        line(std::string(bold) + "action: " + reset + v.action);
+    auto list = [](const std::vector<std::string>& l) {
+        std::string s;
+        for (const auto& x : l)
+            s += (s.empty() ? "" : ", ") + x;
+        return s.empty() ? std::string("none") : s;
+    };
+    line(std::string(bold) + "blamed nodes: " + reset + list(v.blamedNodes));
+    if (v.originNodes != v.blamedNodes)
+        line(std::string(bold) + "origin nodes: " + reset + list(v.originNodes));
+    line(std::string(bold) + "symptom nodes: " + reset + list(v.symptomNodes));
+    if (!v.symptoms.empty()) {
+        line(std::string(bold) + "symptoms:" + reset);
+        for (const auto& g : v.symptoms) {
+            std::string s = "  " + std::to_string(g.count) + "x " + g.type + " on " + list(g.nodes);
+            if (!g.ranks.empty())
+                s += " ranks " + formatRankList(g.ranks);
+            if (v.hasCause)
+                s += ", " + formatDelta(g.firstNs - v.events[v.cause].timeNs) + " .. "
+                    + formatDelta(g.lastNs - v.events[v.cause].timeNs) + " after the cause";
+            line(s);
+        }
+    }
+    line(std::string(bold) + "evidence trail:" + reset);
+    std::size_t shown = 0;
+    for (const auto& t : v.trail) {
+        if (shown++ >= o.maxTrail) {
+            line("  ... " + std::to_string(v.trail.size() - o.maxTrail) + " more (use --json for all)");
+            break;
+        }
+        const Event& e = v.events[t.event];
+        line("  " + formatUtc(e.timeNs) + "  " + who(e) + "  " + e.label);
+        line(std::string("      ") + cyan + "--> " + where(e) + reset + "  [" + t.why + "]");
+    }
+    if (!v.alternatives.empty()) {
+        line(std::string(bold) + "alternatives (why they lost):" + reset);
+        int k = 0;
+        for (const auto& a : v.alternatives) {
+            const Event& e = v.events[a.event];
+            line("  " + std::to_string(++k) + ". " + e.label + " — " + who(e) + " at " + formatUtc(e.timeNs));
+            line("     " + a.reason);
+            line(std::string("     ") + cyan + "--> " + where(e) + reset);
+        }
+    }
+    line(std::string(bold) + "coverage:" + reset);
+    for (const auto& c : v.coverage) {
+        std::string s = "  " + c.kind + (c.node.empty() ? "" : " " + c.node) + ": " + coverageStatusName(c.status);
+        if (c.status == CoverageStatus::Ok)
+            s += " (" + std::to_string(c.files.size()) + " file(s), " + std::to_string(c.records) + " records)";
+        if (!c.reason.empty())
+            s += " — " + c.reason;
+        line(s);
+    }
+    std::size_t warnings = 0;
+    for (const auto& s : ev.sources)
+        warnings += s.warnings.size();
+    if (warnings + ev.diagnostics.size() > 0)
+        line(std::to_string(warnings + ev.diagnostics.size()) + " import warning(s); run with --json for the list");
+    for (const auto& note : v.confidenceNotes)
+        line(std::string("note: ") + note);
+    line("catalog " + v.catalogName + " " + v.catalogVersion + " (sha256 " + v.catalogHash.substr(0, 12) + "), engine "
+        + v.engineVersion);
+    return out;
+}
+
+} // namespace faultline::core

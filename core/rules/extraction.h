@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Phase 1: turns observations into typed events with the catalog's extractors, and metric series into events
+// with its metric rules. One pass per record: an RE2::Set prefilter picks the candidate rules, and only those run
+// their capturing match.
+#pragma once
+
+#include "core/model/event.h"
+#include "core/rules/rule_catalog.h"
+
+#include <span>
+#include <vector>
+
+namespace faultline::core {
+
+/// An event straight out of an extractor, before hosts are resolved.
+struct RawEvent
+{
+    Event event;
+    std::string nodeHint; ///< host named by the record itself (NCCL "node-02:pid:tid"), "" when none
+};
+
+/// Per-thread scratch buffers, reused across records so the hot loop does not allocate.
+struct ExtractionScratch
+{
+    std::vector<int> hits;
+    std::vector<std::size_t> matched;
+};
+
+class Extraction
+{
+public:
+    explicit Extraction(const RuleCatalog& catalog)
+        : m_catalog(catalog)
+    { }
+
+    /// Extracts from `records[begin, end)`. Records of one source must be contiguous and in file order (the
+    /// multi-line `preceded_by` context looks back within the same source). Thread-safe (const).
+    void run(std::span<const Observation> records, std::size_t begin, std::size_t end, ExtractionScratch& scratch,
+        std::vector<RawEvent>& out) const;
+
+    /// Extracts from every record, splitting the work across `threads` workers; the result is in record order,
+    /// whatever the thread count.
+    std::vector<RawEvent> runAll(std::span<const Observation> records, unsigned threads) const;
+
+    /// Evaluates the metric rules over every series.
+    std::vector<RawEvent> runMetrics(std::span<const MetricSeries> series) const;
+
+private:
+    void emit(std::span<const Observation> records, std::size_t i, const ExtractorRule& rule,
+        std::vector<RawEvent>& out) const;
+
+    const RuleCatalog& m_catalog;
+};
+
+} // namespace faultline::core

@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: Apache-2.0
+// Catalog loading in phases (../shared/STYLE.md §4.8): every problem becomes a located Diagnostic; one bad rule
+// does not hide the errors of the others.
+#include "core/rules/rule_catalog.h"
+
+#include "core/rules/prefilter_set.h"
+#include "core/time/civil_time.h"
+#include "core/util/sha256.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace faultline::core {
+
+bool globMatch(std::string_view pattern, std::string_view text)
+{
+    // '*' matches any run of characters; everything else is literal.
+    std::size_t p = 0;
+    std::size_t t = 0;
+    std::size_t star = std::string_view::npos;
+    std::size_t mark = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            mark = t;
+        } else if (p < pattern.size() && pattern[p] == text[t]) {
+            ++p;
+            ++t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*')
+        ++p;
+    return p == pattern.size();
+}
+
+bool EventSelector::matches(const Event& e) const
+{
+    if (!types.empty()
+        && std::none_of(types.begin(), types.end(), [&](const std::string& g) { return globMatch(g, e.type); }))
+        return false;
+    if (!roles.empty() && std::find(roles.begin(), roles.end(), e.role) == roles.end())
+        return false;
+    if (!domains.empty() && std::find(domains.begin(), domains.end(), e.domain) == domains.end())
+        return false;
+    if (!subdomains.empty() && std::find(subdomains.begin(), subdomains.end(), e.subdomain) == subdomains.end())
+        return false;
+    if (!severities.empty() && std::find(severities.begin(), severities.end(), e.severity) == severities.end())
+        return false;
+    for (const auto& [key, values] : fields) {
+        const std::string* v = e.field(key);
+        if (!v || std::find(values.begin(), values.end(), *v) == values.end())
+            return false;
+    }
+    return true;
+}
+
+RuleCatalog::~RuleCatalog() = default;
+
+const LookupTable* RuleCatalog::table(std::string_view name) const
+{
+    for (const auto& t : m_tables)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+std::size_t RuleCatalog::ruleCount() const
+{
+    return m_extractors.size() + m_filters.size() + m_correlators.size() + m_metricRules.size();
+}
+
+const std::vector<std::size_t>& RuleCatalog::extractorsFor(SourceKind kind) const
+{
+    static const std::vector<std::size_t> kNone;
+    auto it = m_byKind.find(kind);
+    return it == m_byKind.end() ? kNone : it->second;
+}
+
+const PrefilterSet* RuleCatalog::prefilterFor(SourceKind kind) const
+{
+    auto it = m_sets.find(kind);
+    return it == m_sets.end() ? nullptr : it->second.get();
+}
+
+std::string CatalogLoadResult::asText() const
+{
+    std::string out;
+    for (const auto& d : diagnostics) {
+        out += d.format();
+        out += '\n';
+    }
+    return out;
+}
+
+namespace {
+
+/// Thrown inside a phase, caught at the rule boundary and turned into a Diagnostic.
+struct LoadError
+{
+    std::string code;
+    std::string message;
+    YAML::Mark mark;
+};
+
+[[noreturn]] void fail(const YAML::Node& at, std::string code, std::string message)
+{
+    throw LoadError { std::move(code), std::move(message), at.IsDefined() ? at.Mark() : YAML::Mark::null_mark() };
+}
+
+std::string scalar(const YAML::Node& n, const char* what)
+{
+    if (!n.IsScalar())
+        fail(n, "not-a-scalar", std::string("key '") + what + "' must be a scalar");
+    return n.Scalar();
+}
+
+std::string optScalar(const YAML::Node& map, const char* key, std::string def = {})
+{
+    const YAML::Node n = map[key];
+    if (!n.IsDefined() || n.IsNull())
+        return def;
+    return scalar(n, key);
+}
+
+std::string reqScalar(const YAML::Node& map, const char* key)
+{
+    const YAML::Node n = map[key];
+    if (!n.IsDefined() || n.IsNull())
+        fail(map, "missing-key", std::string("required key '") + key + "' is missing");
+    return scalar(n, key);
+}
+
+std::vector<std::string> scalarList(const YAML::Node& map, const char* key)
+{
+    std::vector<std::string> out;
+    const YAML::Node n = map[key];
+    if (!n.IsDefined() || n.IsNull())
+        return out;
+    if (n.IsScalar()) {
+        out.push_back(n.Scalar());
+        return out;
+    }
+    if (!n.IsSequence())
+        fail(n, "not-a-list", std::string("key '") + key + "' must be a scalar or a list of scalars");
+    for (const auto& item : n)
+        out.push_back(scalar(item, key));
+    return out;
+}
+
+int intValue(const YAML::Node& map, const char* key, int def)
+{
+    const std::string s = optScalar(map, key);
+    if (s.empty())
+        return def;
+    try {
+        std::size_t used = 0;
+        const int v = std::stoi(s, &used);
+        if (used != s.size())
+            throw std::invalid_argument(s);
+        return v;
+    } catch (const std::exception&) {
+        fail(map[key], "bad-number", std::string("key '") + key + "' must be an integer, got '" + s + "'");
+    }
+}
+
+double doubleValue(const YAML::Node& map, const char* key, double def)
+{
+    const std::string s = optScalar(map, key);
+    if (s.empty())
+        return def;
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        if (used != s.size())
+            throw std::invalid_argument(s);
+        return v;
+    } catch (const std::exception&) {
+        fail(map[key], "bad-number", std::string("key '") + key + "' must be a number, got '" + s + "'");
+    }
+}
+
+std::int64_t durationValue(const YAML::Node& map, const char* key, std::int64_t def)
+{
+    const std::string s = optScalar(map, key);
+    if (s.empty())
+        return def;
+    auto d = parseDurationNs(s);
+    if (!d)
+        fail(map[key], "bad-duration",
+            std::string("key '") + key + "' must be a duration like 600s or 10m, got '" + s + "'");
+    return *d;
+}
+
+Role roleValue(const YAML::Node& map, const char* key, Role def)
+{
+    const std::string s = optScalar(map, key);
+    if (s.empty())
+        return def;
+    Role r {};
+    if (!roleFromName(s, r))
+        fail(map[key], "bad-role",
+            "unknown role '" + s + "' (expected root, cascade, teardown, companion, precursor or context)");
+    return r;
+}
+
+void checkKeys(const YAML::Node& map, std::initializer_list<const char*> allowed)
+{
+    for (const auto& kv : map) {
+        const std::string k = kv.first.Scalar();
+        if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
+            fail(kv.first, "unknown-key", "unknown key '" + k + "'");
+    }
+}
+
+std::shared_ptr<const re2::RE2> compileRegex(const YAML::Node& at, const std::string& text, bool anchorFull = false)
+{
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    opts.set_max_mem(8 << 20);
+    opts.set_encoding(RE2::Options::EncodingUTF8);
+    auto re = std::make_shared<const re2::RE2>(anchorFull ? "^(?:" + text + ")$" : text, opts);
+    if (!re->ok())
+        fail(at, "bad-regex", "regex does not compile: " + re->error() + " (in '" + text + "')");
+    return re;
+}
+
+EventSelector selectorValue(const YAML::Node& n, const char* what)
+{
+    EventSelector s;
+    if (!n.IsDefined() || n.IsNull())
+        return s;
+    if (!n.IsMap())
+        fail(n, "not-a-map", std::string("'") + what + "' must be a map of event, role, domain, subdomain, fields");
+    checkKeys(n, { "event", "role", "domain", "subdomain", "severity", "fields" });
+    s.types = scalarList(n, "event");
+    for (const auto& r : scalarList(n, "role")) {
+        Role role {};
+        if (!roleFromName(r, role))
+            fail(n["role"], "bad-role", "unknown role '" + r + "'");
+        s.roles.push_back(role);
+    }
+    s.domains = scalarList(n, "domain");
+    s.subdomains = scalarList(n, "subdomain");
+    s.severities = scalarList(n, "severity");
+    if (const YAML::Node f = n["fields"]; f.IsDefined()) {
+        if (!f.IsMap())
+            fail(f, "not-a-map", "'fields' must be a map of field name to value or list of values");
+        for (const auto& kv : f)
+            s.fields.emplace_back(kv.first.Scalar(), scalarList(f, kv.first.Scalar().c_str()));
+    }
+    return s;
+}
+
+} // namespace
+
+/// Reads and compiles a catalog directory. Internal to this file (declared a friend of RuleCatalog).
+class CatalogReader
+{
+public:
+    explicit CatalogReader(std::string root)
+        : m_catalog(new RuleCatalog())
+    {
+        m_catalog->m_root = std::move(root);
+    }
+
+    CatalogLoadResult run();
+
+private:
+    void addDiag(Severity sev, const std::string& file, const LoadError& e, const std::string& ruleId)
+    {
+        Diagnostic d;
+        d.severity = sev;
+        d.code = e.code;
+        d.message = e.message;
+        d.where.file = file;
+        d.ruleId = ruleId;
+        if (e.mark.line >= 0) {
+            d.where.line = static_cast<std::uint64_t>(e.mark.line) + 1;
+            d.where.column = static_cast<std::uint32_t>(e.mark.column) + 1;
+            d.snippet = lineOf(file, e.mark.line);
+        }
+        m_diags.push_back(std::move(d));
+    }
+
+    std::string lineOf(const std::string& file, int line) const
+    {
+        auto it = m_texts.find(file);
+        if (it == m_texts.end())
+            return {};
+        std::istringstream in(it->second);
+        std::string l;
+        for (int i = 0; i <= line && std::getline(in, l); ++i) { }
+        return l;
+    }
+
+    static RuleOrigin origin(const std::string& file, const YAML::Node& n)
+    {
+        RuleOrigin o;
+        o.file = file;
+        if (n.IsDefined() && n.Mark().line >= 0) {
+            o.line = static_cast<std::uint64_t>(n.Mark().line) + 1;
+            o.column = static_cast<std::uint32_t>(n.Mark().column) + 1;
+        }
+        return o;
+    }
+
+    bool readFile(const fs::path& path, const std::string& rel, YAML::Node& out);
+    void readCatalogFile(const std::string& rel, const YAML::Node& doc);
+    void readTable(const std::string& rel, const YAML::Node& doc);
+    void readPack(const std::string& rel, const YAML::Node& doc);
+    ExtractorRule readExtractor(const std::string& rel, const YAML::Node& n);
+    FilterRule readFilter(const std::string& rel, const YAML::Node& n);
+    Correlator readCorrelator(const std::string& rel, const YAML::Node& n);
+    MetricRule readMetricRule(const std::string& rel, const YAML::Node& n);
+    void checkReferences();
+    void buildPrefilters();
+
+    template <class Fn> void eachRule(const std::string& rel, const YAML::Node& list, const char* section, Fn&& fn)
+    {
+        if (!list.IsDefined() || list.IsNull())
+            return;
+        if (!list.IsSequence()) {
+            addDiag(Severity::Error, rel,
+                LoadError { "not-a-list", std::string("'") + section + "' must be a list", list.Mark() }, {});
+            return;
+        }
+        for (const auto& n : list) {
+            std::string id;
+            try {
+                if (!n.IsMap())
+                    fail(n, "not-a-map", std::string("each entry of '") + section + "' must be a map");
+                id = optScalar(n, "id");
+                if (id.empty())
+                    fail(n, "missing-key", "required key 'id' is missing");
+                if (!m_ids.insert(id).second)
+                    fail(n["id"], "duplicate-id", "rule id '" + id + "' is defined twice");
+                fn(n);
+            } catch (const LoadError& e) {
+                addDiag(Severity::Error, rel, e, id);
+            } catch (const YAML::Exception& e) {
+                addDiag(Severity::Error, rel, LoadError { "yaml-error", e.msg, e.mark }, id);
+            }
+        }
+    }
+
+    std::unique_ptr<RuleCatalog> m_catalog;
+    std::vector<Diagnostic> m_diags;
+    std::map<std::string, std::string> m_texts;
+    std::set<std::string> m_ids;
+    Sha256 m_hash;
+    bool m_sawCatalogFile = false;
+};
+
+bool CatalogReader::readFile(const fs::path& path, const std::string& rel, YAML::Node& out)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        addDiag(Severity::Error, rel, LoadError { "unreadable", "cannot read file", YAML::Mark::null_mark() }, {});
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    m_hash.update(rel);
+    m_hash.update(std::string_view("\0", 1));
+    m_hash.update(text);
+    m_texts[rel] = text;
+    try {
+        out = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+        addDiag(Severity::Error, rel, LoadError { "yaml-syntax", e.msg, e.mark }, {});
+        return false;
+    }
+    if (!out.IsMap()) {
+        addDiag(Severity::Error, rel, LoadError { "not-a-map", "top level must be a map", out.Mark() }, {});
+        return false;
+    }
+    return true;
+}
+
+void CatalogReader::readCatalogFile(const std::string& rel, const YAML::Node& doc)
+{
+    try {
+        checkKeys(doc, { "catalog", "version", "settings", "outcomes" });
+        m_catalog->m_name = reqScalar(doc, "catalog");
+        m_catalog->m_version = reqScalar(doc, "version");
+        CatalogSettings& s = m_catalog->m_settings;
+        if (const YAML::Node st = doc["settings"]; st.IsDefined()) {
+            checkKeys(st, { "scope_margin", "collective_timeout", "expected_sources", "per_node_sources" });
+            s.scopeMarginNs = durationValue(st, "scope_margin", 15 * 60 * kNsPerSec);
+            s.collectiveTimeoutNs = durationValue(st, "collective_timeout", 600 * kNsPerSec);
+            s.expectedSources = scalarList(st, "expected_sources");
+            s.perNodeSources = scalarList(st, "per_node_sources");
+            for (const auto& k : s.expectedSources) {
+                SourceKind kind {};
+                if (!sourceKindFromName(k, kind))
+                    fail(st["expected_sources"], "bad-source-kind", "unknown source kind '" + k + "'");
+            }
+        }
+        if (const YAML::Node oc = doc["outcomes"]; oc.IsDefined()) {
+            if (!oc.IsSequence())
+                fail(oc, "not-a-list", "'outcomes' must be a list");
+            for (const auto& o : oc) {
+                checkKeys(o, { "domain", "outcome", "action" });
+                const std::string outcome = reqScalar(o, "outcome");
+                for (const auto& d : scalarList(o, "domain"))
+                    s.outcomeByDomain[d] = outcome;
+                if (auto a = optScalar(o, "action"); !a.empty())
+                    s.defaultActionByOutcome[outcome] = a;
+            }
+        }
+    } catch (const LoadError& e) {
+        addDiag(Severity::Error, rel, e, {});
+    }
+}
+
+void CatalogReader::readTable(const std::string& rel, const YAML::Node& doc)
+{
+    try {
+        checkKeys(doc, { "table", "key", "rows" });
+        LookupTable t;
+        t.name = reqScalar(doc, "table");
+        t.key = reqScalar(doc, "key");
+        t.origin = origin(rel, doc);
+        const YAML::Node rows = doc["rows"];
+        if (!rows.IsMap())
+            fail(rows, "not-a-map", "'rows' must be a map of key to row");
+        for (const auto& kv : rows) {
+            if (!kv.second.IsMap())
+                fail(kv.second, "not-a-map", "row '" + kv.first.Scalar() + "' must be a map");
+            auto& row = t.rows[kv.first.Scalar()];
+            for (const auto& col : kv.second)
+                row[col.first.Scalar()] =
+                    col.second.IsNull() ? std::string() : scalar(col.second, col.first.Scalar().c_str());
+            if (auto it = row.find("role"); it != row.end()) {
+                Role r {};
+                if (!roleFromName(it->second, r))
+                    fail(kv.second["role"], "bad-role", "unknown role '" + it->second + "'");
+            }
+        }
+        if (m_catalog->table(t.name))
+            fail(doc["table"], "duplicate-table", "table '" + t.name + "' is defined twice");
+        m_catalog->m_tables.push_back(std::move(t));
+    } catch (const LoadError& e) {
+        addDiag(Severity::Error, rel, e, {});
+    }
+}
+
+ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n,
+        { "id", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role", "domain", "subdomain",
+            "severity", "action", "priority", "label", "node", "rank", "gpu", "lookup", "fields", "supersedes",
+            "tests" });
+    ExtractorRule r;
+    r.id = reqScalar(n, "id");
+    r.origin = origin(rel, n);
+    r.description = optScalar(n, "description");
+    for (const auto& s : scalarList(n, "sources")) {
+        SourceKind k {};
+        if (!sourceKindFromName(s, k))
+            fail(n["sources"], "bad-source-kind", "unknown source kind '" + s + "'");
+        r.sources.push_back(k);
+    }
+    r.patternText = reqScalar(n, "pattern");
+    r.pattern = compileRegex(n["pattern"], r.patternText);
+    if (auto pb = optScalar(n, "preceded_by"); !pb.empty()) {
+        r.precededBy = compileRegex(n["preceded_by"], pb);
+        r.lookback = intValue(n, "lookback", 3);
+    }
+    r.eventType = reqScalar(n, "event");
+    r.role = roleValue(n, "role", Role::Context);
+    r.domain = optScalar(n, "domain", "unknown");
+    r.subdomain = optScalar(n, "subdomain");
+    r.severity = optScalar(n, "severity", "info");
+    r.action = optScalar(n, "action");
+    r.priority = intValue(n, "priority", 0);
+    r.labelTemplate = optScalar(n, "label", r.eventType);
+    r.nodeTemplate = optScalar(n, "node");
+    r.rankTemplate = optScalar(n, "rank");
+    r.gpuTemplate = optScalar(n, "gpu");
+    if (const YAML::Node lk = n["lookup"]; lk.IsDefined()) {
+        if (!lk.IsSequence())
+            fail(lk, "not-a-list", "'lookup' must be a list of {table, key}");
+        for (const auto& l : lk) {
+            checkKeys(l, { "table", "key" });
+            r.lookups.push_back({ reqScalar(l, "table"), reqScalar(l, "key") });
+        }
+    }
+    if (const YAML::Node f = n["fields"]; f.IsDefined()) {
+        if (!f.IsMap())
+            fail(f, "not-a-map", "'fields' must be a map of field name to template");
+        for (const auto& kv : f)
+            r.derived.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
+    }
+    r.supersedes = scalarList(n, "supersedes");
+    if (const YAML::Node tests = n["tests"]; tests.IsDefined()) {
+        if (!tests.IsSequence())
+            fail(tests, "not-a-list", "'tests' must be a list");
+        for (const auto& t : tests) {
+            checkKeys(t, { "line", "source", "expect" });
+            RuleTest rt;
+            rt.origin = origin(rel, t);
+            rt.line = reqScalar(t, "line");
+            rt.source = r.sources.empty() ? SourceKind::Other : r.sources.front();
+            if (auto s = optScalar(t, "source"); !s.empty() && !sourceKindFromName(s, rt.source))
+                fail(t["source"], "bad-source-kind", "unknown source kind '" + s + "'");
+            const YAML::Node ex = t["expect"];
+            if (!ex.IsDefined())
+                fail(t, "missing-key", "required key 'expect' is missing");
+            if (ex.IsScalar()) {
+                if (ex.Scalar() != "none")
+                    fail(ex, "bad-expect", "'expect' must be 'none' or a map");
+                rt.expectNone = true;
+            } else {
+                checkKeys(ex, { "event", "role", "fields" });
+                rt.expectType = optScalar(ex, "event", r.eventType);
+                rt.expectRole = optScalar(ex, "role");
+                if (const YAML::Node f = ex["fields"]; f.IsDefined())
+                    for (const auto& kv : f)
+                        rt.expectFields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
+            }
+            r.tests.push_back(std::move(rt));
+        }
+    }
+    if (r.tests.empty())
+        fail(n, "no-tests", "every extractor needs at least one test (key 'tests')");
+    return r;
+}
+
+FilterRule CatalogReader::readFilter(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n, { "id", "description", "when", "text", "action", "role", "reason" });
+    FilterRule f;
+    f.id = reqScalar(n, "id");
+    f.origin = origin(rel, n);
+    f.description = optScalar(n, "description");
+    f.when = selectorValue(n["when"], "when");
+    if (auto t = optScalar(n, "text"); !t.empty())
+        f.text = compileRegex(n["text"], t);
+    const std::string action = reqScalar(n, "action");
+    if (action == "drop")
+        f.action = FilterRule::Action::Drop;
+    else if (action == "suppress")
+        f.action = FilterRule::Action::Suppress;
+    else if (action == "set-role") {
+        f.action = FilterRule::Action::SetRole;
+        f.role = roleValue(n, "role", Role::Context);
+        if (!n["role"].IsDefined())
+            fail(n, "missing-key", "action 'set-role' needs key 'role'");
+    } else
+        fail(n["action"], "bad-action", "unknown filter action '" + action + "' (expected drop, suppress or set-role)");
+    f.reason = optScalar(n, "reason", f.description);
+    return f;
+}
+
+Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n, { "id", "description", "cause", "symptom", "before", "after", "nodes", "relation" });
+    Correlator c;
+    c.id = reqScalar(n, "id");
+    c.origin = origin(rel, n);
+    c.description = optScalar(n, "description");
+    if (!n["cause"].IsDefined() || !n["symptom"].IsDefined())
+        fail(n, "missing-key", "a correlator needs 'cause' and 'symptom' selectors");
+    c.cause = selectorValue(n["cause"], "cause");
+    c.symptom = selectorValue(n["symptom"], "symptom");
+    c.beforeNs = durationValue(n, "before", 2 * kNsPerSec);
+    c.afterNs = durationValue(n, "after", 0);
+    const std::string nodes = optScalar(n, "nodes", "any");
+    if (nodes == "any")
+        c.nodes = Correlator::Nodes::Any;
+    else if (nodes == "same")
+        c.nodes = Correlator::Nodes::Same;
+    else if (nodes == "same-gpu")
+        c.nodes = Correlator::Nodes::SameGpu;
+    else if (nodes == "other")
+        c.nodes = Correlator::Nodes::Other;
+    else
+        fail(n["nodes"], "bad-nodes", "unknown node relation '" + nodes + "' (expected any, same, same-gpu or other)");
+    c.relation = optScalar(n, "relation", "symptom");
+    static const std::set<std::string> kRelations = { "symptom", "companion", "precursor", "confirmation" };
+    if (!kRelations.count(c.relation))
+        fail(n["relation"], "bad-relation",
+            "unknown relation '" + c.relation + "' (expected symptom, companion, precursor or confirmation)");
+    return c;
+}
+
+MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n,
+        { "id", "description", "metric", "condition", "threshold", "from", "within", "event", "role", "domain",
+            "subdomain", "severity", "action", "label", "priority", "tests" });
+    MetricRule m;
+    m.id = reqScalar(n, "id");
+    m.origin = origin(rel, n);
+    m.description = optScalar(n, "description");
+    m.metricText = reqScalar(n, "metric");
+    m.metric = compileRegex(n["metric"], m.metricText, true);
+    const std::string cond = reqScalar(n, "condition");
+    if (cond == "increase")
+        m.kind = MetricRule::Kind::Increase;
+    else if (cond == "above")
+        m.kind = MetricRule::Kind::Above;
+    else if (cond == "drop-below")
+        m.kind = MetricRule::Kind::DropBelow;
+    else if (cond == "change-to")
+        m.kind = MetricRule::Kind::ChangeTo;
+    else
+        fail(n["condition"], "bad-condition",
+            "unknown condition '" + cond + "' (expected increase, above, drop-below or change-to)");
+    m.threshold = doubleValue(n, "threshold", 0);
+    m.from = doubleValue(n, "from", 0);
+    m.withinNs = durationValue(n, "within", 5 * 60 * kNsPerSec);
+    m.eventType = reqScalar(n, "event");
+    m.role = roleValue(n, "role", Role::Context);
+    m.domain = optScalar(n, "domain", "unknown");
+    m.subdomain = optScalar(n, "subdomain");
+    m.severity = optScalar(n, "severity", "warning");
+    m.action = optScalar(n, "action");
+    m.labelTemplate = optScalar(n, "label", m.eventType);
+    m.priority = intValue(n, "priority", 0);
+    if (const YAML::Node tests = n["tests"]; tests.IsDefined()) {
+        if (!tests.IsSequence())
+            fail(tests, "not-a-list", "'tests' must be a list");
+        for (const auto& t : tests) {
+            checkKeys(t, { "samples", "expect" });
+            MetricTest mt;
+            mt.origin = origin(rel, t);
+            const std::string samples = reqScalar(t, "samples");
+            std::size_t pos = 0;
+            while (pos < samples.size()) {
+                const auto sp = samples.find(' ', pos);
+                const std::string item = samples.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos);
+                pos = sp == std::string::npos ? samples.size() : sp + 1;
+                if (item.empty())
+                    continue;
+                const auto at = item.find('@');
+                auto when = at == std::string::npos ? std::nullopt : parseDurationNs(item.substr(at + 1));
+                double value = 0;
+                try {
+                    value = std::stod(item.substr(0, at));
+                } catch (const std::exception&) {
+                    when = std::nullopt;
+                }
+                if (!when)
+                    fail(t["samples"], "bad-samples", "sample '" + item + "' is not VALUE@OFFSET (e.g. 640@30s)");
+                mt.samples.emplace_back(*when, value);
+            }
+            const YAML::Node ex = t["expect"];
+            if (!ex.IsDefined())
+                fail(t, "missing-key", "required key 'expect' is missing");
+            if (ex.IsScalar()) {
+                if (ex.Scalar() != "none")
+                    fail(ex, "bad-expect", "'expect' must be 'none' or a map");
+                mt.expectNone = true;
+            } else {
+                checkKeys(ex, { "event", "fields" });
+                mt.expectType = optScalar(ex, "event", m.eventType);
+                if (const YAML::Node f = ex["fields"]; f.IsDefined())
+                    for (const auto& kv : f)
+                        mt.expectFields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
+            }
+            m.tests.push_back(std::move(mt));
+        }
+    }
+    if (m.tests.empty())
+        fail(n, "no-tests", "every metric rule needs at least one test (key 'tests')");
+    return m;
+}
+
+void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
+{
+    try {
+        checkKeys(doc, { "pack", "description", "extractors", "filters", "correlators", "metrics" });
+        (void)reqScalar(doc, "pack");
+    } catch (const LoadError& e) {
+        addDiag(Severity::Error, rel, e, {});
+        return;
+    }
+    eachRule(rel, doc["extractors"], "extractors",
+        [&](const YAML::Node& n) { m_catalog->m_extractors.push_back(readExtractor(rel, n)); });
+    eachRule(rel, doc["filters"], "filters",
+        [&](const YAML::Node& n) { m_catalog->m_filters.push_back(readFilter(rel, n)); });
+    eachRule(rel, doc["correlators"], "correlators",
+        [&](const YAML::Node& n) { m_catalog->m_correlators.push_back(readCorrelator(rel, n)); });
+    eachRule(rel, doc["metrics"], "metrics",
+        [&](const YAML::Node& n) { m_catalog->m_metricRules.push_back(readMetricRule(rel, n)); });
+}
+
+void CatalogReader::checkReferences()
+{
+    for (const auto& r : m_catalog->m_extractors) {
+        for (const auto& l : r.lookups)
+            if (!m_catalog->table(l.table)) {
+                Diagnostic d;
+                d.code = "unknown-table";
+                d.message = "lookup names table '" + l.table + "', which no file in tables/ defines";
+                d.where = { r.origin.file, r.origin.line, r.origin.column, 0 };
+                d.ruleId = r.id;
+                d.snippet = lineOf(r.origin.file, static_cast<int>(r.origin.line) - 1);
+                m_diags.push_back(std::move(d));
+            }
+        for (const auto& s : r.supersedes)
+            if (!m_ids.count(s)) {
+                Diagnostic d;
+                d.code = "unknown-rule";
+                d.message = "supersedes unknown rule '" + s + "'";
+                d.where = { r.origin.file, r.origin.line, r.origin.column, 0 };
+                d.ruleId = r.id;
+                m_diags.push_back(std::move(d));
+            }
+    }
+}
+
+void CatalogReader::buildPrefilters()
+{
+    const SourceKind kinds[] = { SourceKind::Scheduler, SourceKind::AppLog, SourceKind::Kernel, SourceKind::Metrics,
+        SourceKind::FabricManager, SourceKind::Kubernetes, SourceKind::Other };
+    for (SourceKind kind : kinds) {
+        std::vector<std::size_t> idx;
+        for (std::size_t i = 0; i < m_catalog->m_extractors.size(); ++i) {
+            const auto& src = m_catalog->m_extractors[i].sources;
+            if (src.empty() || std::find(src.begin(), src.end(), kind) != src.end())
+                idx.push_back(i);
+        }
+        if (idx.empty())
+            continue;
+        RE2::Options opts;
+        opts.set_log_errors(false);
+        opts.set_max_mem(64 << 20);
+        auto set = std::make_unique<PrefilterSet>(opts);
+        for (std::size_t i : idx) {
+            std::string err;
+            if (set->set.Add(m_catalog->m_extractors[i].patternText, &err) < 0) {
+                const auto& r = m_catalog->m_extractors[i];
+                Diagnostic d;
+                d.code = "bad-regex";
+                d.message = "pattern cannot join the prefilter set: " + err;
+                d.where = { r.origin.file, r.origin.line, r.origin.column, 0 };
+                d.ruleId = r.id;
+                m_diags.push_back(std::move(d));
+            }
+        }
+        if (!set->set.Compile()) {
+            Diagnostic d;
+            d.code = "prefilter-compile";
+            d.message = std::string("the RE2::Set prefilter for source kind '") + sourceKindName(kind)
+                + "' does not compile (out of memory?)";
+            m_diags.push_back(std::move(d));
+            continue;
+        }
+        m_catalog->m_byKind[kind] = std::move(idx);
+        m_catalog->m_sets[kind] = std::move(set);
+    }
+}
+
+CatalogLoadResult CatalogReader::run()
+{
+    const fs::path root(m_catalog->m_root);
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) {
+        Diagnostic d;
+        d.code = "no-catalog";
+        d.message = "rule catalog directory does not exist";
+        d.where.file = m_catalog->m_root;
+        return { nullptr, { d } };
+    }
+    YAML::Node doc;
+    if (fs::exists(root / "catalog.yaml") && readFile(root / "catalog.yaml", "catalog.yaml", doc)) {
+        m_sawCatalogFile = true;
+        readCatalogFile("catalog.yaml", doc);
+    }
+    if (!m_sawCatalogFile) {
+        Diagnostic d;
+        d.code = "no-catalog";
+        d.message = "catalog.yaml (name, version, settings) is missing or unreadable";
+        d.where.file = (root / "catalog.yaml").string();
+        m_diags.push_back(d);
+    }
+    for (const char* sub : { "tables", "packs" }) {
+        std::vector<fs::path> files;
+        for (fs::directory_iterator it(root / sub, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".yaml")
+                files.push_back(it->path());
+        std::sort(files.begin(), files.end());
+        for (const auto& p : files) {
+            const std::string rel = std::string(sub) + "/" + p.filename().string();
+            if (!readFile(p, rel, doc))
+                continue;
+            if (std::string(sub) == "tables")
+                readTable(rel, doc);
+            else
+                readPack(rel, doc);
+        }
+    }
+    checkReferences();
+    buildPrefilters();
+    m_catalog->m_hash = m_hash.hexDigest();
+    CatalogLoadResult res;
+    res.diagnostics = std::move(m_diags);
+    if (!hasErrors(res.diagnostics))
+        res.catalog = std::shared_ptr<const RuleCatalog>(m_catalog.release());
+    return res;
+}
+
+CatalogLoadResult RuleCatalog::load(const std::string& root)
+{
+    return CatalogReader(root).run();
+}
+
+} // namespace faultline::core

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// The rule catalog: YAML packs of extractors, filters, correlators and metric rules, plus lookup tables
+// (XID catalog, NVLink5 sub-units, SXids, NCCL results), compiled once with RE2.
+//
+// Loading follows Falco's phases: read YAML keeping locations → decode with located diagnostics → compile
+// regexes and the per-source-kind RE2::Set prefilters. A loaded catalog is immutable and safe to share between
+// threads (RE2 objects are thread-safe for const use).
+#pragma once
+
+#include "core/model/event.h"
+#include "core/util/diagnostic.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace re2 {
+class RE2;
+} // namespace re2
+
+namespace faultline::core {
+
+struct PrefilterSet;
+
+/// Chooses events by type glob ("nccl.*"), role, domain, subdomain, severity and field values. Empty lists match all.
+struct EventSelector
+{
+    std::vector<std::string> types;
+    std::vector<Role> roles;
+    std::vector<std::string> domains;
+    std::vector<std::string> subdomains;
+    std::vector<std::string> severities;
+    std::vector<std::pair<std::string, std::vector<std::string>>> fields;
+
+    bool matches(const Event& e) const;
+};
+
+bool globMatch(std::string_view pattern, std::string_view text);
+
+struct RuleOrigin
+{
+    std::string file; ///< path relative to the catalog root
+    std::uint64_t line = 0;
+    std::uint32_t column = 0;
+};
+
+/// A rule's own test: one input line and what it must (or must not) produce.
+struct RuleTest
+{
+    RuleOrigin origin;
+    std::string line;
+    SourceKind source = SourceKind::Other;
+    bool expectNone = false;
+    std::string expectType;
+    std::string expectRole;
+    std::vector<std::pair<std::string, std::string>> expectFields;
+};
+
+struct Lookup
+{
+    std::string table;
+    std::string keyTemplate;
+};
+
+struct ExtractorRule
+{
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    std::vector<SourceKind> sources; ///< empty: every kind
+    std::string patternText;
+    std::shared_ptr<const re2::RE2> pattern;
+    std::shared_ptr<const re2::RE2> precededBy; ///< optional multi-line context, searched in earlier records
+    int lookback = 0;
+    std::string eventType;
+    Role role = Role::Context;
+    std::string domain = "unknown";
+    std::string subdomain;
+    std::string severity = "info";
+    std::string action;
+    int priority = 0;
+    std::string labelTemplate;
+    std::string nodeTemplate;
+    std::string rankTemplate;
+    std::string gpuTemplate;
+    std::vector<Lookup> lookups;
+    std::vector<std::pair<std::string, std::string>> derived; ///< field name → template
+    std::vector<std::string> supersedes; ///< rule ids this one replaces on the same record
+    std::vector<RuleTest> tests;
+};
+
+struct FilterRule
+{
+    enum class Action { Drop, Suppress, SetRole };
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    EventSelector when;
+    std::shared_ptr<const re2::RE2> text; ///< optional: also require the record text to match
+    Action action = Action::Suppress;
+    Role role = Role::Context;
+    std::string reason;
+};
+
+struct Correlator
+{
+    enum class Nodes { Any, Same, SameGpu, Other };
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    EventSelector cause;
+    EventSelector symptom;
+    std::int64_t beforeNs = 0; ///< symptom may precede the cause by this much (precision slack, precursors)
+    std::int64_t afterNs = 0; ///< symptom may follow the cause by this much
+    Nodes nodes = Nodes::Any;
+    std::string relation; ///< symptom | companion | precursor | confirmation
+};
+
+/// A metric rule's own test: a series written "value@offset ..." (e.g. "0@0s 12@15s 640@30s").
+struct MetricTest
+{
+    RuleOrigin origin;
+    std::vector<std::pair<std::int64_t, double>> samples;
+    bool expectNone = false;
+    std::string expectType;
+    std::vector<std::pair<std::string, std::string>> expectFields;
+};
+
+struct MetricRule
+{
+    enum class Kind { Increase, Above, DropBelow, ChangeTo };
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    std::shared_ptr<const re2::RE2> metric; ///< full match on the metric name
+    std::string metricText;
+    Kind kind = Kind::Increase;
+    double threshold = 0;
+    double from = 0; ///< DropBelow: the series must have been at or above this first
+    std::int64_t withinNs = 0;
+    std::string eventType;
+    Role role = Role::Context;
+    std::string domain = "unknown";
+    std::string subdomain;
+    std::string severity = "warning";
+    std::string action;
+    std::string labelTemplate;
+    int priority = 0;
+    std::vector<MetricTest> tests;
+};
+
+struct LookupTable
+{
+    std::string name;
+    std::string key;
+    RuleOrigin origin;
+    std::map<std::string, std::map<std::string, std::string>> rows;
+};
+
+struct CatalogSettings
+{
+    std::int64_t scopeMarginNs = 0;
+    std::int64_t collectiveTimeoutNs = 0;
+    std::vector<std::string> expectedSources; ///< kinds expected for every analysis
+    std::vector<std::string> perNodeSources; ///< kinds expected once per allocated node
+    std::map<std::string, std::string> outcomeByDomain;
+    std::map<std::string, std::string> defaultActionByOutcome;
+};
+
+struct CatalogLoadResult;
+
+class RuleCatalog
+{
+public:
+    /// Loads `root/catalog.yaml`, every `root/tables/*.yaml` and every `root/packs/*.yaml` (sorted by name).
+    static CatalogLoadResult load(const std::string& root);
+
+    const std::string& name() const { return m_name; }
+    const std::string& version() const { return m_version; }
+    /// SHA-256 over every loaded file's relative path and bytes, in load order.
+    const std::string& contentHash() const { return m_hash; }
+    const std::string& root() const { return m_root; }
+    const CatalogSettings& settings() const { return m_settings; }
+    const std::vector<ExtractorRule>& extractors() const { return m_extractors; }
+    const std::vector<FilterRule>& filters() const { return m_filters; }
+    const std::vector<Correlator>& correlators() const { return m_correlators; }
+    const std::vector<MetricRule>& metricRules() const { return m_metricRules; }
+    const LookupTable* table(std::string_view name) const;
+    std::size_t ruleCount() const;
+
+    /// Indices of the extractors that apply to `kind`, and the prefilter set over their patterns (same order).
+    const std::vector<std::size_t>& extractorsFor(SourceKind kind) const;
+    const PrefilterSet* prefilterFor(SourceKind kind) const;
+
+    ~RuleCatalog();
+    RuleCatalog(const RuleCatalog&) = delete;
+    RuleCatalog& operator=(const RuleCatalog&) = delete;
+
+private:
+    RuleCatalog() = default;
+    friend class CatalogReader;
+
+    std::string m_root;
+    std::string m_name;
+    std::string m_version;
+    std::string m_hash;
+    CatalogSettings m_settings;
+    std::vector<ExtractorRule> m_extractors;
+    std::vector<FilterRule> m_filters;
+    std::vector<Correlator> m_correlators;
+    std::vector<MetricRule> m_metricRules;
+    std::vector<LookupTable> m_tables;
+    std::map<SourceKind, std::vector<std::size_t>> m_byKind;
+    std::map<SourceKind, std::unique_ptr<PrefilterSet>> m_sets;
+};
+
+struct CatalogLoadResult
+{
+    std::shared_ptr<const RuleCatalog> catalog; ///< null when there were errors
+    std::vector<Diagnostic> diagnostics;
+    bool ok() const { return catalog != nullptr; }
+    std::string asText() const;
+};
+
+} // namespace faultline::core

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs every extractor's own tests (rules/packs/*.yaml, key `tests`) against the whole catalog, so a test also
+// catches a rule that another rule shadows or supersedes.
+#pragma once
+
+#include "core/rules/rule_catalog.h"
+
+#include <string>
+#include <vector>
+
+namespace faultline::core {
+
+struct RuleTestResult
+{
+    std::string ruleId;
+    RuleOrigin origin;
+    bool passed = false;
+    std::string message; ///< what differed, for a failure
+};
+
+std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog);
+
+} // namespace faultline::core

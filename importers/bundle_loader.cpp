@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "importers/bundle_loader.h"
+
+#include "importers/file_parse.h"
+#include "importers/hostlist.h"
+#include "importers/manifest.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace faultline::importers {
+
+using core::CoverageStatus;
+using core::SourceKind;
+
+namespace {
+
+struct FormatInfo
+{
+    const char* id;
+    SourceKind kind;
+    void (*parse)(FileParse&, const BundleContext&);
+};
+
+constexpr FormatInfo kFormats[] = {
+    { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable },
+    { "slurmctld-log", SourceKind::Scheduler, parseSlurmDaemonLog },
+    { "slurmd-log", SourceKind::Scheduler, parseSlurmDaemonLog },
+    { "slurm-joblog", SourceKind::AppLog, parseJobLog },
+    { "journal-json", SourceKind::Kernel, parseJournalJson },
+    { "dmesg-raw", SourceKind::Kernel, parseDmesg },
+    { "syslog", SourceKind::Kernel, parseSyslog },
+    { "fabricmanager-log", SourceKind::FabricManager, parseFabricManager },
+    { "logcli-jsonl", SourceKind::AppLog, parseLogcliJsonl },
+    { "loki-query-range", SourceKind::AppLog, parseLokiQueryRange },
+    { "promql-snapshot", SourceKind::Metrics, parsePromql },
+    { "prometheus-query-range", SourceKind::Metrics, parsePromql },
+    { "text", SourceKind::Other, parseGenericText },
+};
+
+const FormatInfo* formatInfo(std::string_view id)
+{
+    for (const auto& f : kFormats)
+        if (id == f.id)
+            return &f;
+    return nullptr;
+}
+
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+
+std::string firstLine(std::string_view head)
+{
+    const auto nl = head.find('\n');
+    return std::string(head.substr(0, nl));
+}
+
+bool isArchive(const std::string& name)
+{
+    for (const char* ext : { ".tar", ".tar.gz", ".tgz", ".tar.zst", ".zip", ".gz", ".zst" })
+        if (name.size() > std::strlen(ext) && name.compare(name.size() - std::strlen(ext), std::string::npos, ext) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason)
+{
+    const std::string l1 = firstLine(head);
+    if (head.find("\"__REALTIME_TIMESTAMP\"") != std::string_view::npos && startsWith(l1, "{")) {
+        reason = "content: JSON lines with __REALTIME_TIMESTAMP (journalctl -o json)";
+        return "journal-json";
+    }
+    if (startsWith(l1, "{") && l1.find("\"line\"") != std::string::npos
+        && l1.find("\"timestamp\"") != std::string::npos) {
+        reason = "content: JSON lines with \"line\" and \"timestamp\" (logcli --output=jsonl)";
+        return "logcli-jsonl";
+    }
+    if (head.find("\"promql-snapshot\"") != std::string_view::npos) {
+        reason = "content: \"kind\": \"promql-snapshot\" envelope";
+        return "promql-snapshot";
+    }
+    if (head.find("\"resultType\"") != std::string_view::npos) {
+        if (head.find("\"streams\"") != std::string_view::npos) {
+            reason = "content: Loki API response with resultType streams";
+            return "loki-query-range";
+        }
+        reason = "content: Prometheus API response with a resultType";
+        return "prometheus-query-range";
+    }
+    if (l1.find("JobID") != std::string::npos && l1.find('|') != std::string::npos) {
+        reason = "content: first line is a sacct -P header (JobID|...)";
+        return "sacct-parsable2";
+    }
+    if (l1.size() > 25 && l1[0] == '[' && l1[5] == '-' && l1[11] == 'T') {
+        if (fileName.find("slurmd") != std::string::npos) {
+            reason = "content: [ISO time] lines (Slurm daemon log); name says slurmd";
+            return "slurmd-log";
+        }
+        reason = "content: [ISO time] lines (Slurm daemon log)";
+        return "slurmctld-log";
+    }
+    if (l1.size() > 3 && (l1[0] == '[' || l1[0] == '<')) {
+        const auto close = l1.find(']');
+        bool monotonic = close != std::string::npos && close > 1;
+        for (std::size_t i = l1[0] == '<' ? l1.find('[') + 1 : 1; monotonic && i < close; ++i)
+            monotonic = (l1[i] >= '0' && l1[i] <= '9') || l1[i] == '.' || l1[i] == ' ';
+        if (monotonic) {
+            reason = "content: [seconds.micros] stamps (raw dmesg)";
+            return "dmesg-raw";
+        }
+        if (l1.size() > 22 && core::monthFromAbbrev(l1.substr(1, 3)) != 0 && l1[7] == ' ' && l1[12] == ' ') {
+            reason = "content: [Mon DD YYYY HH:MM:SS] [LEVEL] lines (Fabric Manager)";
+            return "fabricmanager-log";
+        }
+    }
+    core::CivilTime t;
+    const std::size_t isoUsed = core::parseIsoTime(l1, t);
+    if ((isoUsed > 0 && t.hasOffset && l1.find(": ", isoUsed) != std::string::npos)
+        || (l1.size() > 16 && core::monthFromAbbrev(l1.substr(0, 3)) != 0 && l1[3] == ' ' && l1[9] != ' '
+            && l1.find(": ") != std::string::npos)) {
+        reason = "content: syslog-style 'time host ident: message' lines";
+        return "syslog";
+    }
+    // Application logs: srun labels or NCCL/PyTorch markers in the first KiB.
+    std::size_t labelled = 0;
+    std::size_t lines = 0;
+    for (std::size_t p = 0; p < head.size() && lines < 64;) {
+        const auto nl = head.find('\n', p);
+        std::string_view l = head.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+        std::size_t d = 0;
+        while (d < l.size() && l[d] == ' ')
+            ++d;
+        const std::size_t ds = d;
+        while (d < l.size() && l[d] >= '0' && l[d] <= '9')
+            ++d;
+        if (d > ds && d < l.size() && l[d] == ':')
+            ++labelled;
+        ++lines;
+        if (nl == std::string_view::npos)
+            break;
+        p = nl + 1;
+    }
+    if (lines > 0 && labelled * 2 >= lines) {
+        reason = "content: most lines carry an srun --label task prefix";
+        return "slurm-joblog";
+    }
+    if (head.find("NCCL INFO") != std::string_view::npos || head.find("NCCL WARN") != std::string_view::npos
+        || head.find("[rank") != std::string_view::npos || head.find("torch") != std::string_view::npos) {
+        reason = "content: NCCL/PyTorch markers (application log)";
+        return "slurm-joblog";
+    }
+    reason = "no known signature matched: imported as generic text";
+    return "text";
+}
+
+core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOptions& options)
+{
+    core::EvidenceSet ev;
+    ev.root = paths.empty() ? std::string() : paths.front();
+    auto diag = [&](std::string file, std::string code, std::string message,
+                    core::Severity sev = core::Severity::Error) {
+        core::Diagnostic d;
+        d.severity = sev;
+        d.code = std::move(code);
+        d.message = std::move(message);
+        d.where.file = std::move(file);
+        ev.diagnostics.push_back(std::move(d));
+    };
+
+    // 1. Enumerate files (sorted, relative display paths) and find the manifest.
+    struct Entry
+    {
+        std::string abs;
+        std::string rel;
+    };
+    std::vector<Entry> entries;
+    Manifest manifest;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        const fs::path root(p);
+        if (fs::is_directory(root, ec)) {
+            if (fs::exists(root / "faultline.yaml"))
+                manifest = readManifest((root / "faultline.yaml").string(), "faultline.yaml");
+            std::vector<Entry> here;
+            for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+                 !ec && it != end; it.increment(ec)) {
+                if (!it->is_regular_file(ec))
+                    continue;
+                const std::string rel = fs::relative(it->path(), root, ec).generic_string();
+                const std::string name = it->path().filename().string();
+                if (rel == "faultline.yaml" || rel == "expected.yaml" || name.rfind("README", 0) == 0 || name[0] == '.')
+                    continue;
+                here.push_back(
+                    { it->path().string(), paths.size() > 1 ? (root.filename() / rel).generic_string() : rel });
+            }
+            if (ec)
+                diag(p, "walk-error", "cannot list the bundle directory: " + ec.message());
+            std::sort(here.begin(), here.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
+            entries.insert(entries.end(), here.begin(), here.end());
+        } else if (fs::is_regular_file(root, ec)) {
+            entries.push_back({ root.string(), root.filename().string() });
+        } else {
+            diag(p, "no-such-path", "bundle path does not exist or is not a file or directory");
+        }
+    }
+    for (auto& d : manifest.diagnostics)
+        ev.diagnostics.push_back(d);
+
+    // 2. Decide formats and per-file hints.
+    BundleContext ctx;
+    ctx.manifest = &manifest;
+    ctx.cancel = options.cancel;
+    ctx.jobId = !options.jobId.empty() ? options.jobId : manifest.jobId;
+    ctx.ranksPerNode = manifest.ranksPerNode;
+    for (const auto& [host, info] : manifest.hosts)
+        if (!info.ip.empty())
+            ctx.ipToHost[info.ip] = host;
+    std::vector<FileParse> files(entries.size());
+    std::vector<const FormatInfo*> formats(entries.size(), nullptr);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        FileParse& fp = files[i];
+        fp.absPath = entries[i].abs;
+        fp.source.path = entries[i].rel;
+        std::string error;
+        fp.file = MappedFile::open(entries[i].abs, error);
+        if (!fp.file) {
+            fp.source.status = CoverageStatus::Error;
+            fp.warn(0, 0, "unreadable", "cannot read file: " + error);
+            continue;
+        }
+        fp.source.bytes = fp.file->bytes().size();
+        const FileHint* hint = nullptr;
+        if (auto it = manifest.files.find(entries[i].rel); it != manifest.files.end())
+            hint = &it->second;
+        std::string fmt;
+        if (hint && !hint->format.empty()) {
+            fmt = hint->format;
+            fp.source.formatReason = "manifest: files['" + entries[i].rel + "'].format";
+            if (!formatInfo(fmt)) {
+                fp.warn(0, 0, "unknown-format", "manifest names unknown format '" + fmt + "'; detecting from content");
+                fmt.clear();
+            }
+        }
+        if (fmt.empty() && isArchive(entries[i].rel)) {
+            fp.source.status = CoverageStatus::Error;
+            fp.source.format = "archive";
+            fp.warn(0, 0, "archive-unsupported",
+                "archives are not read yet (TODO(#3)): unpack it and import the directory");
+            continue;
+        }
+        if (fmt.empty())
+            fmt = detectFormat(fp.file->bytes().substr(0, 4096), entries[i].rel, fp.source.formatReason);
+        const FormatInfo* info = formatInfo(fmt);
+        formats[i] = info;
+        fp.source.format = info->id;
+        fp.source.kind = info->kind;
+        // Host: manifest, else a path component that names a manifest host or looks like the allocation's hosts.
+        if (hint && !hint->host.empty())
+            fp.hostName = hint->host;
+        fp.labels = hint ? hint->labels : std::map<std::string, std::string> {};
+        if (fp.hostName.empty()) {
+            for (const auto& part : fs::path(entries[i].rel).parent_path())
+                if (manifest.hosts.count(part.string()))
+                    fp.hostName = part.string();
+        }
+        const HostInfo* host = nullptr;
+        if (auto it = manifest.hosts.find(fp.hostName); it != manifest.hosts.end())
+            host = &it->second;
+        if (hint && !hint->zone.empty()) {
+            fp.zone = hint->zone;
+            fp.zoneFromManifest = true;
+        } else if (host && !host->zone.empty()) {
+            fp.zone = host->zone;
+            fp.zoneFromManifest = true;
+        }
+        if (host)
+            fp.bootNs = host->bootNs;
+    }
+
+    // 3. Phase A: scheduler files give the workload scope (job, nodes, window) and the reference year.
+    auto runParse = [&](std::size_t i) {
+        if (!formats[i] || files[i].source.status == CoverageStatus::Error)
+            return;
+        try {
+            formats[i]->parse(files[i], ctx);
+        } catch (const std::exception& e) {
+            files[i].source.status = CoverageStatus::Error;
+            files[i].warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
+        }
+    };
+    SchedulerFacts facts;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (formats[i] && formats[i]->id == std::string_view("sacct-parsable2")) {
+            runParse(i);
+            if (!files[i].facts.jobId.empty() && facts.jobId.empty())
+                facts = files[i].facts;
+        }
+    core::Scope& scope = ev.scope;
+    scope.scheduler = !manifest.scheduler.empty() ? manifest.scheduler : (facts.jobId.empty() ? "" : "slurm");
+    scope.jobId = !ctx.jobId.empty() ? ctx.jobId : facts.jobId;
+    scope.jobName = facts.jobName;
+    scope.state = facts.state;
+    scope.startNs = manifest.windowFromNs != INT64_MIN ? manifest.windowFromNs : facts.startNs;
+    scope.endNs = manifest.windowToNs != INT64_MIN ? manifest.windowToNs : facts.endNs;
+    scope.ranksPerNode = manifest.ranksPerNode;
+    scope.origin = manifest.present ? "manifest faultline.yaml" : "";
+    if (!facts.origin.empty())
+        scope.origin += (scope.origin.empty() ? "" : " + ") + ("sacct " + facts.origin);
+    const std::string nodeExpr = !manifest.nodes.empty() ? manifest.nodes : facts.nodes;
+    if (!nodeExpr.empty()) {
+        if (auto hosts = expandHostlist(nodeExpr)) {
+            ctx.scopeNodes = *hosts;
+            for (const auto& h : *hosts)
+                scope.nodes.push_back(ev.nodes.intern(h));
+        } else {
+            diag(manifest.present ? "faultline.yaml" : facts.origin, "bad-hostlist",
+                "cannot expand hostlist '" + nodeExpr + "'", core::Severity::Warning);
+        }
+    }
+    ctx.referenceYear = 1970;
+    if (scope.startNs != INT64_MIN) {
+        const std::string s = core::formatUtc(scope.startNs);
+        ctx.referenceYear = std::stoi(s.substr(0, 4));
+    }
+
+    // 4. Phase B: every other file, in parallel.
+    std::vector<std::size_t> rest;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!formats[i] || formats[i]->id != std::string_view("sacct-parsable2"))
+            rest.push_back(i);
+    const unsigned threads = std::max(1u, options.threads ? options.threads : std::thread::hardware_concurrency());
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<std::size_t> done { 0 };
+    auto worker = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < rest.size();) {
+            if (options.cancel && options.cancel->load())
+                return;
+            runParse(rest[k]);
+            done.fetch_add(1);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, rest.size()); ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (options.progress)
+        options.progress(files.size(), files.size(), {});
+
+    // 5. Merge in file order; fill missing times between neighbours; compute per-source figures.
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        FileParse& fp = files[i];
+        const auto sourceIndex = static_cast<std::uint32_t>(ev.sources.size());
+        std::vector<core::NodeId> remap(fp.nodes.size());
+        for (core::NodeId k = 0; k < fp.nodes.size(); ++k)
+            remap[k] = ev.nodes.intern(fp.nodes.name(k));
+        if (!fp.hostName.empty())
+            fp.source.host = ev.nodes.intern(fp.hostName);
+        fp.source.zone = fp.zone;
+        fp.source.zoneAssumed = !fp.zoneFromManifest;
+        // Inferred times: a record without its own time sits between its timed neighbours.
+        std::int64_t prev = INT64_MIN;
+        std::vector<std::size_t> pending;
+        auto settle = [&](std::int64_t nextTime) {
+            for (std::size_t k : pending) {
+                auto& o = fp.observations[k];
+                if (prev == INT64_MIN && nextTime == INT64_MIN)
+                    continue;
+                o.timeNs = prev != INT64_MIN ? prev : nextTime;
+                o.precisionNs =
+                    prev != INT64_MIN && nextTime != INT64_MIN ? std::max<std::int64_t>(0, nextTime - prev) : 0;
+                o.quality = core::TimeQuality::Inferred;
+            }
+            pending.clear();
+        };
+        bool anyZoneless = false;
+        for (std::size_t k = 0; k < fp.observations.size(); ++k) {
+            auto& o = fp.observations[k];
+            if (o.timeNs == INT64_MIN) {
+                pending.push_back(k);
+                continue;
+            }
+            anyZoneless = anyZoneless || o.quality == core::TimeQuality::AssumedZone;
+            settle(o.timeNs);
+            prev = std::max(prev, o.timeNs);
+        }
+        settle(INT64_MIN);
+        if (!anyZoneless) {
+            fp.source.zone.clear();
+            fp.source.zoneAssumed = false;
+        } else if (fp.source.zoneAssumed) {
+            fp.warn(0, 0, "zone-assumed",
+                "times without a zone are read as UTC: the manifest gives no tz for this file or its host");
+        }
+        for (auto& o : fp.observations) {
+            o.where.source = sourceIndex;
+            if (o.node != core::kNoNode)
+                o.node = remap[o.node];
+            if (o.timeNs != INT64_MIN) {
+                fp.source.firstTimeNs =
+                    fp.source.firstTimeNs == INT64_MIN ? o.timeNs : std::min(fp.source.firstTimeNs, o.timeNs);
+                fp.source.lastTimeNs = std::max(fp.source.lastTimeNs, o.timeNs);
+            }
+        }
+        for (auto& m : fp.metrics) {
+            m.where.source = sourceIndex;
+            if (m.node != core::kNoNode)
+                m.node = remap[m.node];
+        }
+        if (!fp.observations.empty())
+            fp.source.records = fp.observations.size();
+        if (fp.source.status == CoverageStatus::Ok && fp.source.records == 0)
+            fp.source.status = CoverageStatus::Empty;
+        ev.observations.insert(ev.observations.end(), fp.observations.begin(), fp.observations.end());
+        std::move(fp.metrics.begin(), fp.metrics.end(), std::back_inserter(ev.metrics));
+        if (fp.file)
+            ev.keepAlive.push_back(fp.file);
+        ev.keepAlive.push_back(fp.arena);
+        ev.sources.push_back(std::move(fp.source));
+    }
+    return ev;
+}
+
+} // namespace faultline::importers

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Imports an evidence bundle (a directory, a single file, or several paths) into an EvidenceSet: reads the
+// optional manifest, detects each file's format (and says why), scopes the workload from scheduler data, parses
+// the files in parallel and merges them deterministically.
+//
+// Thread contract: loadBundle may be called from any thread; it polls `cancel` between files and every 64 Ki
+// lines, and reports progress through `progress` from the calling thread only.
+#pragma once
+
+#include "core/model/evidence.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace faultline::importers {
+
+struct LoadOptions
+{
+    std::string jobId; ///< pick this job when the scheduler data holds several
+    unsigned threads = 0; ///< 0: hardware concurrency
+    const std::atomic_bool* cancel = nullptr;
+    std::function<void(std::size_t done, std::size_t total, const std::string& file)> progress;
+};
+
+/// Detects a file's format from its first bytes and name. Returns the format id and fills `reason`.
+std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason);
+
+core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOptions& options = {});
+
+} // namespace faultline::importers

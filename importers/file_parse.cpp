@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: Apache-2.0
+// Line-oriented formats: Slurm (sacct -P, daemon logs), kernel (dmesg, syslog/journal text), Fabric Manager,
+// application job logs and plain text. Grammars: ../shared/reference/evidence-formats.md §1, §6, §7.
+#include "importers/file_parse.h"
+
+#include "importers/hostlist.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace faultline::importers {
+
+using core::CivilTime;
+using core::kNsPerSec;
+using core::Observation;
+using core::SourceKind;
+using core::TimeQuality;
+
+namespace {
+
+constexpr std::size_t kMaxRecordBytes = 1 << 20; // longer records are cut for analysis (the bytes stay in the file)
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+/// "Nov 02 2026 10:15:01" (Fabric Manager) or "Nov  2 10:15:01" (syslog, no year). Returns bytes consumed.
+std::size_t parseMonthDayTime(std::string_view s, bool withYear, int defaultYear, CivilTime& t)
+{
+    if (s.size() < 15)
+        return 0;
+    t = CivilTime {};
+    t.month = core::monthFromAbbrev(s.substr(0, 3));
+    if (t.month == 0 || s[3] != ' ')
+        return 0;
+    std::size_t p = 4;
+    if (s[p] == ' ')
+        ++p;
+    int day = 0;
+    while (p < s.size() && isDigit(s[p]))
+        day = day * 10 + (s[p++] - '0');
+    if (day < 1 || day > 31 || p >= s.size() || s[p] != ' ')
+        return 0;
+    t.day = day;
+    ++p;
+    if (withYear) {
+        int y = 0;
+        const std::size_t start = p;
+        while (p < s.size() && isDigit(s[p]))
+            y = y * 10 + (s[p++] - '0');
+        if (p - start != 4 || p >= s.size() || s[p] != ' ')
+            return 0;
+        t.year = y;
+        ++p;
+    } else {
+        t.year = defaultYear;
+    }
+    if (p + 8 > s.size() || s[p + 2] != ':' || s[p + 5] != ':')
+        return 0;
+    auto two = [&](std::size_t at) { return (s[at] - '0') * 10 + (s[at + 1] - '0'); };
+    if (!isDigit(s[p]) || !isDigit(s[p + 1]) || !isDigit(s[p + 3]) || !isDigit(s[p + 4]) || !isDigit(s[p + 6])
+        || !isDigit(s[p + 7]))
+        return 0;
+    t.hour = two(p);
+    t.minute = two(p + 3);
+    t.second = two(p + 6);
+    p += 8;
+    if (p < s.size() && s[p] == '.') {
+        ++p;
+        std::int64_t frac = 0;
+        int n = 0;
+        while (p < s.size() && isDigit(s[p])) {
+            if (n < 9) {
+                frac = frac * 10 + (s[p] - '0');
+                ++n;
+            }
+            ++p;
+        }
+        for (int i = n; i < 9; ++i)
+            frac *= 10;
+        t.nanos = frac;
+        t.fractionDigits = n;
+    }
+    return p;
+}
+
+/// glog/c10 header time "1102 10:15:06.211734912" (MMDD HH:MM:SS.frac), no year.
+std::size_t parseGlogTime(std::string_view s, int year, CivilTime& t)
+{
+    if (s.size() < 13 || !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) || !isDigit(s[3]) || s[4] != ' ')
+        return 0;
+    std::string iso =
+        std::to_string(year) + "-" + std::string(s.substr(0, 2)) + "-" + std::string(s.substr(2, 2)) + "T";
+    std::size_t e = 5;
+    while (e < s.size() && (isDigit(s[e]) || s[e] == ':' || s[e] == '.'))
+        ++e;
+    iso += std::string(s.substr(5, e - 5));
+    CivilTime tmp;
+    if (core::parseIsoTime(iso, tmp) != iso.size())
+        return 0;
+    t = tmp;
+    return e;
+}
+
+} // namespace
+
+void FileParse::resolve(const CivilTime& t, Observation& o)
+{
+    if (t.hasOffset) {
+        o.timeNs = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
+        o.quality = TimeQuality::Exact;
+    } else {
+        const auto r = core::ZoneResolver::toUtc(t, zone);
+        o.timeNs = r.utcNs;
+        o.quality = TimeQuality::AssumedZone;
+        if (r.status == core::ZoneResolver::Status::Nonexistent || r.status == core::ZoneResolver::Status::Ambiguous)
+            warn(o.where.line, o.where.byteOffset, "dst-ambiguous",
+                "local time falls in a daylight-saving "
+                    + std::string(r.status == core::ZoneResolver::Status::Nonexistent ? "gap" : "overlap") + " of "
+                    + zone + "; the earlier instant is used");
+    }
+    o.precisionNs = t.precisionNs();
+}
+
+void FileParse::warn(std::uint64_t line, std::uint64_t offset, std::string code, std::string message)
+{
+    // Cap the list: a file of garbage must not produce millions of diagnostics.
+    ++source.skipped;
+    if (source.warnings.size() >= 200) {
+        if (source.warnings.size() == 200) {
+            core::Diagnostic d;
+            d.severity = core::Severity::Warning;
+            d.code = "too-many-warnings";
+            d.message = "further warnings for this file are counted but not listed";
+            d.where.file = source.path;
+            source.warnings.push_back(std::move(d));
+        }
+        return;
+    }
+    core::Diagnostic d;
+    d.severity = core::Severity::Warning;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    d.where.file = source.path;
+    d.where.line = line;
+    d.where.byteOffset = offset;
+    source.warnings.push_back(std::move(d));
+}
+
+Observation& FileParse::add(std::string_view text, std::uint64_t line, std::uint64_t offset, std::size_t length)
+{
+    if (text.size() > kMaxRecordBytes) {
+        warn(line, offset, "long-record",
+            "record of " + std::to_string(text.size()) + " bytes: only the first 1 MiB is analysed");
+        text = text.substr(0, kMaxRecordBytes);
+    }
+    Observation o;
+    o.text = text;
+    o.kind = source.kind;
+    o.where.line = line;
+    o.where.byteOffset = offset;
+    o.where.length = static_cast<std::uint32_t>(std::min<std::size_t>(length, UINT32_MAX));
+    if (!hostName.empty())
+        o.node = nodes.intern(hostName);
+    observations.push_back(o);
+    return observations.back();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// sacct --parsable2 / -P (§1.1): header of field names, '|' separated rows, no quoting.
+
+void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
+{
+    std::vector<std::string> header;
+    bool truncated = false;
+    std::string bestJob;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        std::vector<std::string_view> cols;
+        std::size_t start = 0;
+        while (true) {
+            const auto bar = line.find('|', start);
+            cols.push_back(line.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start));
+            if (bar == std::string_view::npos)
+                break;
+            start = bar + 1;
+        }
+        if (header.empty()) {
+            if (std::find(cols.begin(), cols.end(), "JobID") == cols.end()) {
+                fp.warn(no, off, "sacct-no-header", "first line is not a sacct header (no JobID column); file skipped");
+                return false;
+            }
+            for (auto c : cols)
+                header.emplace_back(c);
+            if (!header.empty() && header.back().empty()) // sacct -p: trailing '|'
+                header.pop_back();
+            return true;
+        }
+        if (!cols.empty() && cols.back().empty() && cols.size() == header.size() + 1)
+            cols.pop_back();
+        if (cols.size() != header.size()) {
+            fp.warn(no, off, "sacct-columns",
+                "row has " + std::to_string(cols.size()) + " fields, header has " + std::to_string(header.size())
+                    + " (a '|' inside a value?); row kept as text");
+        }
+        std::string text = "sacct";
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < cols.size() && i < header.size(); ++i) {
+            row[header[i]] = std::string(cols[i]);
+            text += ' ';
+            text += header[i];
+            text += '=';
+            text += cols[i];
+        }
+        Observation& o = fp.add(fp.arena->store(text), no, off, line.size());
+        const std::string& when = !row["End"].empty() && row["End"] != "Unknown" ? row["End"] : row["Start"];
+        CivilTime t;
+        if (!when.empty() && core::parseIsoTime(when, t) == when.size())
+            fp.resolve(t, o);
+        // The job (allocation) row: JobID without a step suffix.
+        const std::string& id = row["JobID"];
+        if (!id.empty() && id.find('.') == std::string::npos
+            && (ctx.jobId.empty() || id == ctx.jobId || bestJob.empty())) {
+            bestJob = id;
+            fp.facts.jobId = id;
+            fp.facts.jobName = row["JobName"];
+            fp.facts.state = row["State"];
+            fp.facts.nodes = row["NodeList"];
+            fp.facts.origin = fp.source.path + ":" + std::to_string(no);
+            CivilTime s;
+            Observation tmp;
+            if (core::parseIsoTime(row["Start"], s) == row["Start"].size() && !row["Start"].empty()) {
+                fp.resolve(s, tmp);
+                fp.facts.startNs = tmp.timeNs;
+            }
+            CivilTime e;
+            if (core::parseIsoTime(row["End"], e) == row["End"].size() && !row["End"].empty()) {
+                fp.resolve(e, tmp);
+                fp.facts.endNs = tmp.timeNs + tmp.precisionNs;
+            }
+        }
+        return true;
+    });
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// slurmctld.log / slurmd.log (§1.4): "[TS] [prefix] message".
+
+void parseSlurmDaemonLog(FileParse& fp, const BundleContext&)
+{
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        CivilTime t;
+        std::size_t used = 0;
+        if (line.size() > 2 && line[0] == '[')
+            used = core::parseIsoTime(line.substr(1), t);
+        if (used == 0 || 1 + used >= line.size() || line[1 + used] != ']') {
+            Observation& o = fp.add(line, no, off, line.size());
+            (void)o;
+            fp.warn(no, off, "slurm-no-time", "line does not start with a [timestamp]; time is inferred");
+            return true;
+        }
+        std::string_view msg = line.substr(2 + used);
+        if (!msg.empty() && msg.front() == ' ')
+            msg.remove_prefix(1);
+        Observation& o = fp.add(msg, no, off, line.size());
+        fp.resolve(t, o);
+        return true;
+    });
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Kernel: dmesg raw "[ 1234.567890] msg", "<4>[...]", "dmesg -T" "[Mon Nov  2 10:15:01 2026] msg",
+// "--time-format=iso" "2026-11-02T10:15:01,123456+00:00 msg".
+
+void parseDmesg(FileParse& fp, const BundleContext&)
+{
+    bool truncated = false;
+    bool warnedBoot = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        std::string_view rest = line;
+        if (rest.size() > 3 && rest[0] == '<' && isDigit(rest[1])) {
+            const auto gt = rest.find('>');
+            if (gt != std::string_view::npos && gt < 5)
+                rest.remove_prefix(gt + 1);
+        }
+        CivilTime iso;
+        if (std::size_t used = core::parseIsoTime(rest, iso); used > 0) {
+            Observation& o = fp.add(trim(rest.substr(used)), no, off, line.size());
+            fp.resolve(iso, o);
+            return true;
+        }
+        if (rest.empty() || rest[0] != '[') {
+            // A continuation line of a multi-line message (indented, no stamp).
+            fp.add(trim(rest), no, off, line.size());
+            return true;
+        }
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos) {
+            fp.add(rest, no, off, line.size());
+            fp.warn(no, off, "dmesg-bad-stamp", "unterminated [timestamp]");
+            return true;
+        }
+        const std::string_view stamp = trim(rest.substr(1, close - 1));
+        std::string_view msg = rest.substr(close + 1);
+        if (!msg.empty() && msg.front() == ' ')
+            msg.remove_prefix(1);
+        CivilTime ct;
+        if (stamp.size() > 4 && !isDigit(stamp[0])) {
+            // dmesg -T: "Mon Nov  2 10:15:01 2026"
+            std::string s(stamp.substr(4));
+            // reorder "Nov  2 10:15:01 2026" → month day time, year last
+            const auto lastSpace = s.rfind(' ');
+            int year = 0;
+            if (lastSpace != std::string::npos)
+                std::from_chars(s.data() + lastSpace + 1, s.data() + s.size(), year);
+            Observation& o = fp.add(msg, no, off, line.size());
+            if (parseMonthDayTime(s, false, year, ct) > 0)
+                fp.resolve(ct, o);
+            else
+                fp.warn(no, off, "dmesg-bad-stamp", "unrecognised [timestamp] '" + std::string(stamp) + "'");
+            return true;
+        }
+        // Seconds since boot.
+        const auto dot = stamp.find('.');
+        std::int64_t secs = 0;
+        std::int64_t frac = 0;
+        int digits = 0;
+        bool ok =
+            std::from_chars(stamp.data(), stamp.data() + (dot == std::string_view::npos ? stamp.size() : dot), secs).ec
+            == std::errc();
+        if (ok && dot != std::string_view::npos) {
+            for (std::size_t i = dot + 1; i < stamp.size() && digits < 9; ++i, ++digits) {
+                if (!isDigit(stamp[i])) {
+                    ok = false;
+                    break;
+                }
+                frac = frac * 10 + (stamp[i] - '0');
+            }
+        }
+        Observation& o = fp.add(msg, no, off, line.size());
+        if (!ok) {
+            fp.warn(no, off, "dmesg-bad-stamp", "unrecognised [timestamp] '" + std::string(stamp) + "'");
+            return true;
+        }
+        std::int64_t fracNs = frac;
+        for (int i = digits; i < 9; ++i)
+            fracNs *= 10;
+        if (fp.bootNs == INT64_MIN) {
+            if (!warnedBoot)
+                fp.warn(no, off, "dmesg-no-boot-time",
+                    "seconds since boot cannot be placed in time: the manifest gives no boot_time for this host");
+            warnedBoot = true;
+            return true;
+        }
+        o.timeNs = fp.bootNs + secs * kNsPerSec + fracNs;
+        o.precisionNs = 1000;
+        o.quality = TimeQuality::Exact;
+        return true;
+    });
+    if (fp.bootNs != INT64_MIN)
+        fp.source.formatReason += "; monotonic stamps placed with the manifest's boot_time";
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+// syslog / journal text: "2026-11-02T10:15:01.123456+00:00 host ident[pid]: msg" or "Nov  2 10:15:01 host ident: msg"
+void parseSyslog(FileParse& fp, const BundleContext& ctx)
+{
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        CivilTime t;
+        std::size_t used = core::parseIsoTime(line, t);
+        if (used == 0)
+            used = parseMonthDayTime(line, false, ctx.referenceYear, t);
+        if (used == 0) {
+            fp.add(line, no, off, line.size());
+            return true;
+        }
+        std::string_view rest = trim(line.substr(used));
+        const auto sp = rest.find(' ');
+        const std::string_view host = rest.substr(0, sp);
+        rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
+        const auto colon = rest.find(": ");
+        std::string_view ident = colon == std::string_view::npos ? std::string_view() : rest.substr(0, colon);
+        const std::string_view msg = colon == std::string_view::npos ? rest : rest.substr(colon + 2);
+        if (auto br = ident.find('['); br != std::string_view::npos)
+            ident = ident.substr(0, br);
+        Observation& o = fp.add(msg, no, off, line.size());
+        if (!host.empty())
+            o.node = fp.nodes.intern(host);
+        o.kind = ident == "kernel"                                                 ? SourceKind::Kernel
+            : ident == "nv-fabricmanager"                                          ? SourceKind::FabricManager
+            : (ident == "slurmd" || ident == "slurmctld" || ident == "slurmstepd") ? SourceKind::Scheduler
+                                                                                   : SourceKind::Kernel;
+        fp.resolve(t, o);
+        return true;
+    });
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+// Fabric Manager (§6.4): "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] message", local time, 1 s.
+void parseFabricManager(FileParse& fp, const BundleContext&)
+{
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        CivilTime t;
+        std::size_t used = 0;
+        if (line.size() > 2 && line[0] == '[')
+            used = parseMonthDayTime(line.substr(1), true, 0, t);
+        if (used == 0 || line[1 + used] != ']') {
+            fp.add(line, no, off, line.size());
+            return true;
+        }
+        std::string_view rest = trim(line.substr(2 + used));
+        // Keep "[LEVEL]" in the text, drop "[tid N]".
+        std::string text;
+        if (!rest.empty() && rest[0] == '[') {
+            const auto close = rest.find(']');
+            text = std::string(rest.substr(0, close + 1));
+            rest = trim(rest.substr(close + 1));
+            if (rest.substr(0, 5) == "[tid ") {
+                const auto c2 = rest.find(']');
+                rest = trim(rest.substr(c2 + 1));
+            }
+            text += ' ';
+        }
+        text += rest;
+        Observation& o = fp.add(fp.arena->store(text), no, off, line.size());
+        fp.resolve(t, o);
+        return true;
+    });
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+void parseGenericText(FileParse& fp, const BundleContext& ctx)
+{
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (trim(line).empty())
+            return true;
+        CivilTime t;
+        std::size_t used = core::parseIsoTime(line, t);
+        if (used == 0)
+            used = parseMonthDayTime(line, false, ctx.referenceYear, t);
+        Observation& o = fp.add(used ? trim(line.substr(used)) : line, no, off, line.size());
+        if (used)
+            fp.resolve(t, o);
+        return true;
+    });
+    if (truncated)
+        fp.source.status = core::CoverageStatus::Truncated;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Application logs (§7): srun --label "12: ", torchrun "[rank3]:" / "[default3]:", NCCL "host:pid:tid [dev]",
+// c10 "[E1102 10:15:06.211734912 file:line]", glog "E1102 10:15:08.412000 pid file:line]", Python logging.
+
+void AppLogLineReader::read(
+    std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length, std::int64_t fallbackNs)
+{
+    std::string_view s = line;
+    int task = -1;
+    // srun --label: optional padding, task id, ": "
+    {
+        std::size_t p = 0;
+        while (p < s.size() && s[p] == ' ')
+            ++p;
+        std::size_t d = p;
+        while (d < s.size() && isDigit(s[d]))
+            ++d;
+        if (d > p && d - p <= 6 && d < s.size() && s[d] == ':' && (d + 1 == s.size() || s[d + 1] == ' ')) {
+            std::from_chars(s.data() + p, s.data() + d, task);
+            s = s.substr(std::min(s.size(), d + 2));
+        }
+    }
+    int rank = -1;
+    // Stacked launcher prefixes: [rankN]:, [defaultN]: (local rank), Open MPI [job,rank]<stdout>:
+    for (bool again = true; again;) {
+        again = false;
+        if (s.substr(0, 5) == "[rank" || s.substr(0, 8) == "[default") {
+            const auto close = s.find("]:");
+            if (close != std::string_view::npos && close < 20) {
+                const std::size_t numStart = s[1] == 'r' ? 5 : 8;
+                int v = -1;
+                if (std::from_chars(s.data() + numStart, s.data() + close, v).ptr == s.data() + close && s[1] == 'r')
+                    rank = v;
+                s = s.substr(close + 2);
+                again = true;
+            }
+        } else if (s.size() > 4 && s[0] == '[' && isDigit(s[1])) {
+            const auto comma = s.find(',');
+            const auto close = s.find(']');
+            if (comma != std::string_view::npos && close != std::string_view::npos && comma < close && close < 24
+                && s.substr(close + 1, 1) == "<") {
+                const auto colon = s.find(">:", close);
+                int v = -1;
+                if (colon != std::string_view::npos
+                    && std::from_chars(s.data() + comma + 1, s.data() + close, v).ptr == s.data() + close) {
+                    rank = v;
+                    s = s.substr(colon + 2);
+                    again = true;
+                }
+            }
+        }
+    }
+    core::Observation& o = m_fp.add(s, lineNo, offset, length);
+    o.rank = rank;
+    if (task >= 0 && static_cast<std::size_t>(task) < m_ctx.scopeNodes.size()
+        && (m_ctx.ranksPerNode == 0 || m_ctx.scopeNodes.size() > 0))
+        o.node = m_fp.nodes.intern(m_ctx.scopeNodes[static_cast<std::size_t>(task)]);
+
+    std::string_view r = s;
+    CivilTime t;
+    bool timed = false;
+    // NCCL: "[2026-11-02 10:15:06] node-02:48815:48815 [4] ..." (NCCL_DEBUG_TIMESTAMP_FORMAT default)
+    if (r.size() > 21 && r[0] == '[' && core::parseIsoTime(r.substr(1), t) == 19 && r[20] == ']') {
+        m_fp.resolve(t, o);
+        timed = true;
+        r = trim(r.substr(21));
+    }
+    // "host:pid:tid [dev] ..." (NCCL) — host is the record's own node.
+    {
+        const auto c1 = r.find(':');
+        if (c1 != std::string_view::npos && c1 > 0 && c1 < 64 && r.find(' ') > c1) {
+            std::size_t p = c1 + 1;
+            std::size_t pidEnd = p;
+            while (pidEnd < r.size() && isDigit(r[pidEnd]))
+                ++pidEnd;
+            if (pidEnd > p && pidEnd < r.size() && r[pidEnd] == ':') {
+                std::size_t tidEnd = pidEnd + 1;
+                while (tidEnd < r.size() && isDigit(r[tidEnd]))
+                    ++tidEnd;
+                if (tidEnd > pidEnd + 1 && tidEnd + 2 < r.size() && r[tidEnd] == ' ' && r[tidEnd + 1] == '[') {
+                    const std::string host(r.substr(0, c1));
+                    o.node = m_fp.nodes.intern(host);
+                    const std::string key =
+                        core::NodeTable::normalise(host) + ":" + std::string(r.substr(p, pidEnd - p));
+                    const auto devEnd = r.find(']', tidEnd);
+                    if (devEnd != std::string_view::npos)
+                        std::from_chars(r.data() + tidEnd + 2, r.data() + devEnd, o.gpu);
+                    // NCCL init lines map pid → global rank: "... rank 13 nranks 32 cudaDev 5 ..."
+                    if (const auto rk = r.find(" rank ");
+                        rk != std::string_view::npos && r.find(" nranks ") != std::string_view::npos) {
+                        int v = -1;
+                        const char* b = r.data() + rk + 6;
+                        if (std::from_chars(b, r.data() + r.size(), v).ec == std::errc())
+                            m_pidRank[key] = v;
+                    }
+                    if (o.rank < 0)
+                        if (auto it = m_pidRank.find(key); it != m_pidRank.end())
+                            o.rank = it->second;
+                }
+            }
+        }
+    }
+    if (!timed && s.size() > 6 && s[0] == '[' && (s[1] == 'E' || s[1] == 'W' || s[1] == 'I' || s[1] == 'F')) {
+        // c10: "[E1102 10:15:06.211734912 ProcessGroupNCCL.cpp:1910]"
+        if (parseGlogTime(s.substr(2), m_ctx.referenceYear, t) > 0) {
+            m_fp.resolve(t, o);
+            timed = true;
+        }
+    }
+    if (!timed && s.size() > 6 && (s[0] == 'E' || s[0] == 'W' || s[0] == 'I' || s[0] == 'F') && isDigit(s[1])) {
+        // glog (torchrun elastic agent): "E1102 10:15:08.412000 48790 file:line]"
+        if (parseGlogTime(s.substr(1), m_ctx.referenceYear, t) > 0) {
+            m_fp.resolve(t, o);
+            timed = true;
+        }
+    }
+    if (!timed) {
+        // Python logging "2026-11-02 10:15:06,123 ...", torchrun summary "  time      : 2026-11-02_10:15:08"
+        std::string_view ts = trim(s);
+        if (ts.substr(0, 4) == "time") {
+            const auto colon = ts.find(": ");
+            if (colon != std::string_view::npos)
+                ts = ts.substr(colon + 2);
+        }
+        if (core::parseIsoTime(ts, t) > 0) {
+            m_fp.resolve(t, o);
+            timed = true;
+        }
+    }
+    if (!timed && fallbackNs != INT64_MIN) {
+        o.timeNs = fallbackNs;
+        o.precisionNs = 0;
+        o.quality = TimeQuality::Exact;
+    }
+}
+
+void parseJobLog(FileParse& fp, const BundleContext& ctx)
+{
+    AppLogLineReader reader(fp, ctx);
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        // tqdm and friends redraw with '\r': keep the last state of the line.
+        if (const auto cr = line.rfind('\r'); cr != std::string_view::npos)
+            line = line.substr(cr + 1);
+        if (trim(line).empty())
+            return true;
+        reader.read(line, no, off, line.size());
+        if (ctx.cancel && (no & 0xffff) == 0 && ctx.cancel->load())
+            return false;
+        return true;
+    });
+    if (truncated) {
+        fp.source.status = core::CoverageStatus::Truncated;
+        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-line (collector cut it short?)");
+    }
+}
+
+} // namespace faultline::importers

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON formats, read with simdjson: journalctl -o json (§6.1), logcli --output=jsonl (§2.2), Loki query_range
+// (§2.1) and Prometheus query_range / promql-snapshot envelopes (§4.1, §4.5).
+#include "importers/file_parse.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace faultline::importers {
+
+using core::kNsPerSec;
+using core::Observation;
+using core::SourceKind;
+using core::TimeQuality;
+using simdjson::SUCCESS;
+namespace dom = simdjson::dom;
+
+namespace {
+
+bool getString(dom::element obj, std::string_view key, std::string_view& out)
+{
+    return obj[key].get(out) == SUCCESS;
+}
+
+std::int64_t parseInt64(std::string_view s, bool& ok)
+{
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    ok = ec == std::errc() && p == s.data() + s.size();
+    return v;
+}
+
+/// Counts newlines incrementally so provenance lines are cheap to compute for sequential offsets.
+class LineCounter
+{
+public:
+    explicit LineCounter(std::string_view buf)
+        : m_buf(buf)
+    { }
+    std::uint64_t lineAt(std::size_t offset)
+    {
+        if (offset < m_pos) {
+            m_pos = 0;
+            m_line = 1;
+        }
+        for (; m_pos < offset && m_pos < m_buf.size(); ++m_pos)
+            if (m_buf[m_pos] == '\n')
+                ++m_line;
+        return m_line;
+    }
+
+private:
+    std::string_view m_buf;
+    std::size_t m_pos = 0;
+    std::uint64_t m_line = 1;
+};
+
+std::string jsonError(simdjson::error_code e)
+{
+    return simdjson::error_message(e);
+}
+
+} // namespace
+
+void parseJournalJson(FileParse& fp, const BundleContext&)
+{
+    dom::parser parser;
+    bool truncated = false;
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (line.empty())
+            return true;
+        dom::element doc;
+        if (auto err = parser.parse(line.data(), line.size()).get(doc); err != SUCCESS) {
+            fp.warn(no, off, "json-malformed", "journal record is not valid JSON (" + jsonError(err) + "); skipped");
+            return true;
+        }
+        std::string message;
+        std::string_view sv;
+        dom::array bytes;
+        if (getString(doc, "MESSAGE", sv)) {
+            message.assign(sv);
+        } else if (doc["MESSAGE"].get(bytes) == SUCCESS) {
+            // journald stores non-UTF-8 messages as an array of byte values.
+            for (auto b : bytes) {
+                std::uint64_t v = 0;
+                if (b.get(v) == SUCCESS)
+                    message += static_cast<char>(static_cast<unsigned char>(v));
+            }
+        } else {
+            fp.warn(no, off, "journal-no-message", "journal record has no MESSAGE; skipped");
+            return true;
+        }
+        Observation& o = fp.add(fp.arena->store(message), no, off, line.size());
+        if (getString(doc, "_HOSTNAME", sv) && !sv.empty())
+            o.node = fp.nodes.intern(sv);
+        std::string_view ident;
+        getString(doc, "SYSLOG_IDENTIFIER", ident);
+        std::string_view transport;
+        getString(doc, "_TRANSPORT", transport);
+        o.kind = transport == "kernel" || ident == "kernel"                        ? SourceKind::Kernel
+            : ident == "nv-fabricmanager"                                          ? SourceKind::FabricManager
+            : (ident == "slurmd" || ident == "slurmctld" || ident == "slurmstepd") ? SourceKind::Scheduler
+                                                                                   : SourceKind::Kernel;
+        bool ok = false;
+        if (getString(doc, "__REALTIME_TIMESTAMP", sv)) {
+            const std::int64_t us = parseInt64(sv, ok);
+            if (ok) {
+                o.timeNs = us * 1000;
+                o.precisionNs = 1000;
+                o.quality = TimeQuality::Exact;
+            }
+        }
+        if (!ok)
+            fp.warn(no, off, "journal-no-time", "journal record has no valid __REALTIME_TIMESTAMP; time is inferred");
+        return true;
+    });
+    if (truncated) {
+        fp.source.status = core::CoverageStatus::Truncated;
+        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-record (collector cut it short?)");
+    }
+}
+
+void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
+{
+    dom::parser parser;
+    AppLogLineReader app(fp, ctx);
+    bool truncated = false;
+    // Loki streams of kernel logs vs job logs: decided by labels (manifest common labels, then per-line labels).
+    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++fp.source.lines;
+        if (line.empty())
+            return true;
+        if (line.find("Common labels:") != std::string_view::npos && line.front() != '{')
+            return true; // logcli's stderr note, captured into the same file
+        dom::element doc;
+        if (auto err = parser.parse(line.data(), line.size()).get(doc); err != SUCCESS) {
+            fp.warn(no, off, "json-malformed", "logcli record is not valid JSON (" + jsonError(err) + "); skipped");
+            return true;
+        }
+        std::string_view text;
+        std::string_view ts;
+        if (!getString(doc, "line", text)) {
+            fp.warn(no, off, "logcli-no-line", "logcli record has no \"line\"; skipped");
+            return true;
+        }
+        std::map<std::string, std::string> labels = fp.labels;
+        dom::object lab;
+        if (doc["labels"].get(lab) == SUCCESS)
+            for (auto [k, v] : lab) {
+                std::string_view val;
+                if (v.get(val) == SUCCESS)
+                    labels[std::string(k)] = std::string(val);
+            }
+        std::int64_t fallback = INT64_MIN;
+        core::CivilTime t;
+        if (getString(doc, "timestamp", ts) && core::parseIsoTime(ts, t) > 0 && t.hasOffset)
+            fallback = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
+        const std::string_view stored = fp.arena->store(text);
+        const bool kernel = labels["transport"] == "kernel" || labels["job"].find("journal") != std::string::npos;
+        if (kernel) {
+            Observation& o = fp.add(stored, no, off, line.size());
+            o.kind = SourceKind::Kernel;
+            if (auto h = labels.find("host"); h != labels.end())
+                o.node = fp.nodes.intern(h->second);
+            o.timeNs = fallback;
+            o.quality = fallback == INT64_MIN ? TimeQuality::Missing : TimeQuality::Exact;
+        } else {
+            // Job logs are tailed on one host (trap 3, §9.7): the host label is the collector's, so the record's
+            // node comes from its content only.
+            app.read(stored, no, off, line.size(), fallback);
+            fp.observations.back().kind = SourceKind::AppLog;
+        }
+        return true;
+    });
+    if (truncated) {
+        fp.source.status = core::CoverageStatus::Truncated;
+        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-record (collector cut it short?)");
+    }
+}
+
+void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
+{
+    const std::string_view buf = fp.file->bytes();
+    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    dom::parser parser;
+    dom::element doc;
+    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
+        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
+            ? core::CoverageStatus::Truncated
+            : core::CoverageStatus::Error;
+        fp.warn(1, 0, "json-malformed", "Loki response is not valid JSON (" + jsonError(err) + ")");
+        return;
+    }
+    dom::array result;
+    if (doc["data"]["result"].get(result) != SUCCESS) {
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(1, 0, "loki-shape", "no data.result array in the Loki response");
+        return;
+    }
+    AppLogLineReader app(fp, ctx);
+    LineCounter lines(buf);
+    std::size_t searchFrom = 0;
+    for (dom::element stream : result) {
+        std::map<std::string, std::string> labels = fp.labels;
+        dom::object lab;
+        if (stream["stream"].get(lab) == SUCCESS)
+            for (auto [k, v] : lab) {
+                std::string_view val;
+                if (v.get(val) == SUCCESS)
+                    labels[std::string(k)] = std::string(val);
+            }
+        const bool kernel = labels["transport"] == "kernel" || labels["job"].find("journal") != std::string::npos;
+        dom::array values;
+        if (stream["values"].get(values) != SUCCESS)
+            continue;
+        for (dom::element val : values) {
+            dom::array pair;
+            std::string_view ts;
+            std::string_view text;
+            if (val.get(pair) != SUCCESS || pair.at(0).get(ts) != SUCCESS || pair.at(1).get(text) != SUCCESS) {
+                fp.warn(lines.lineAt(searchFrom), searchFrom, "loki-value",
+                    "stream value is not [\"ns\", \"line\"]; skipped");
+                continue;
+            }
+            // Provenance: the value's timestamp string, searched forward in the raw text.
+            const std::string needle = "\"" + std::string(ts) + "\"";
+            std::size_t at = buf.find(needle, searchFrom);
+            if (at == std::string_view::npos)
+                at = searchFrom;
+            else
+                searchFrom = at + needle.size();
+            bool ok = false;
+            const std::int64_t ns = parseInt64(ts, ok);
+            const std::string_view stored = fp.arena->store(text);
+            if (kernel) {
+                Observation& o = fp.add(stored, lines.lineAt(at), at, needle.size() + text.size());
+                o.kind = SourceKind::Kernel;
+                if (auto h = labels.find("host"); h != labels.end())
+                    o.node = fp.nodes.intern(h->second);
+                if (ok) {
+                    o.timeNs = ns;
+                    o.quality = TimeQuality::Exact;
+                }
+            } else {
+                app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN);
+                fp.observations.back().kind = SourceKind::AppLog;
+            }
+        }
+    }
+    // Streams come newest-first by default: restore time order within the file.
+    std::stable_sort(fp.observations.begin(), fp.observations.end(),
+        [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
+}
+
+void parsePromql(FileParse& fp, const BundleContext& ctx)
+{
+    const std::string_view buf = fp.file->bytes();
+    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    dom::parser parser;
+    dom::element doc;
+    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
+        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
+            ? core::CoverageStatus::Truncated
+            : core::CoverageStatus::Error;
+        fp.warn(1, 0, "json-malformed", "Prometheus response is not valid JSON (" + jsonError(err) + ")");
+        return;
+    }
+    dom::element response = doc;
+    dom::element inner;
+    if (doc["response"].get(inner) == SUCCESS)
+        response = inner; // promql-snapshot envelope (§4.5)
+    std::string_view status;
+    if (getString(response, "status", status) && status != "success")
+        fp.warn(1, 0, "prom-status", "Prometheus response status is '" + std::string(status) + "'");
+    dom::array result;
+    std::string_view type;
+    getString(response["data"], "resultType", type);
+    if (response["data"]["result"].get(result) != SUCCESS) {
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(1, 0, "prom-shape", "no data.result array in the Prometheus response");
+        return;
+    }
+    LineCounter lines(buf);
+    std::size_t searchFrom = 0;
+    for (dom::element series : result) {
+        core::MetricSeries ms;
+        dom::object metric;
+        if (series["metric"].get(metric) == SUCCESS)
+            for (auto [k, v] : metric) {
+                std::string_view val;
+                if (v.get(val) == SUCCESS)
+                    ms.labels.emplace_back(std::string(k), std::string(val));
+            }
+        std::sort(ms.labels.begin(), ms.labels.end());
+        std::string host;
+        for (const auto& [k, v] : ms.labels) {
+            if (k == "__name__")
+                ms.name = v;
+            else if (k == "Hostname" || k == "hostname" || k == "node" || k == "nodename" || k == "kubernetes_node")
+                host = v;
+            else if (k == "gpu")
+                std::from_chars(v.data(), v.data() + v.size(), ms.gpu);
+            else if (k == "device" && ms.device.empty())
+                ms.device = v;
+            else if (k == "port")
+                ms.device += (ms.device.empty() ? "port " : " port ") + v;
+        }
+        if (host.empty())
+            for (const auto& [k, v] : ms.labels)
+                if (k == "instance") {
+                    const std::string ip = v.substr(0, v.find(':'));
+                    auto it = ctx.ipToHost.find(ip);
+                    host = it != ctx.ipToHost.end() ? it->second : ip;
+                }
+        if (!host.empty())
+            ms.node = fp.nodes.intern(host);
+        const std::size_t at = buf.find("\"metric\"", searchFrom);
+        if (at != std::string_view::npos)
+            searchFrom = at + 8;
+        ms.where.line = lines.lineAt(at == std::string_view::npos ? 0 : at);
+        ms.where.byteOffset = at == std::string_view::npos ? 0 : at;
+        auto addSample = [&](dom::element pairEl) {
+            dom::array pair;
+            if (pairEl.get(pair) != SUCCESS)
+                return;
+            double t = 0;
+            std::string_view vs;
+            if (pair.at(0).get(t) != SUCCESS) {
+                std::int64_t ti = 0;
+                if (pair.at(0).get(ti) != SUCCESS)
+                    return;
+                t = static_cast<double>(ti);
+            }
+            if (pair.at(1).get(vs) != SUCCESS)
+                return;
+            double v = 0;
+            if (vs == "NaN")
+                v = std::nan("");
+            else if (vs == "+Inf")
+                v = HUGE_VAL;
+            else if (vs == "-Inf")
+                v = -HUGE_VAL;
+            else if (std::from_chars(vs.data(), vs.data() + vs.size(), v).ec != std::errc())
+                return;
+            // Seconds with ms fraction → ns, rounded to ms to avoid double noise.
+            const auto ms_ = static_cast<std::int64_t>(std::llround(t * 1000.0));
+            ms.samples.emplace_back(ms_ * 1000000, v);
+        };
+        dom::array values;
+        if (series["values"].get(values) == SUCCESS)
+            for (dom::element p : values)
+                addSample(p);
+        else if (dom::element value; series["value"].get(value) == SUCCESS)
+            addSample(value);
+        fp.source.records += ms.samples.size();
+        if (!ms.samples.empty()) {
+            fp.source.firstTimeNs = fp.source.firstTimeNs == INT64_MIN
+                ? ms.samples.front().first
+                : std::min(fp.source.firstTimeNs, ms.samples.front().first);
+            fp.source.lastTimeNs = std::max(fp.source.lastTimeNs, ms.samples.back().first);
+        }
+        fp.metrics.push_back(std::move(ms));
+    }
+    if (type != "matrix" && type != "vector")
+        fp.warn(1, 0, "prom-type", "resultType '" + std::string(type) + "' is not matrix or vector");
+}
+
+} // namespace faultline::importers

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/widgets/verdict_view.h"
+
+#include "core/report/verdict_report.h"
+#include "views/models/evidence_trail_model.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace faultline::views {
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString joinNodes(const std::vector<std::string>& nodes)
+{
+    QStringList l;
+    for (const auto& n : nodes)
+        l << qs(n);
+    return l.isEmpty() ? QObject::tr("none") : l.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+VerdictView::VerdictView(QWidget* parent)
+    : QWidget(parent)
+    , m_banner(new QLabel(this))
+    , m_details(new QLabel(this))
+    , m_trail(new QTableView(this))
+    , m_report(new QPlainTextEdit(this))
+    , m_model(new EvidenceTrailModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    m_banner->setTextFormat(Qt::RichText);
+    m_banner->setWordWrap(true);
+    m_banner->setMargin(8);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_trail->setModel(m_model);
+    m_trail->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_trail->horizontalHeader()->setStretchLastSection(true);
+    m_trail->verticalHeader()->hide();
+    m_trail->setAlternatingRowColors(true);
+    m_report->setReadOnly(true);
+    m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_trail);
+    split->addWidget(m_report);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_details);
+    layout->addWidget(split, 1);
+}
+
+void VerdictView::clear(const QString& message)
+{
+    m_banner->setText(message);
+    m_details->clear();
+    m_model->setResult({});
+    m_report->clear();
+}
+
+void VerdictView::setResult(const AnalysisResult& result)
+{
+    m_model->setResult(result);
+    if (!result.verdict || !result.evidence) {
+        clear(tr("No verdict"));
+        return;
+    }
+    const core::Verdict& v = *result.verdict;
+    const bool inconclusive = v.outcome == "inconclusive";
+    const QString colour = inconclusive ? QStringLiteral("#8a6d00") : QStringLiteral("#a01818");
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
+    m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>confidence %3 (%4%)</small>")
+                          .arg(qs(v.outcome).toHtmlEscaped(),
+                              qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain)).toHtmlEscaped(),
+                              qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))));
+    QString html;
+    if (v.hasCause)
+        html += tr("<b>Cause:</b> %1<br>").arg(qs(v.summary).toHtmlEscaped());
+    else
+        html += tr("<b>Cause:</b> none found — %1<br>")
+                    .arg(v.inconclusiveReasons.empty() ? QString() : qs(v.inconclusiveReasons.front()).toHtmlEscaped());
+    if (!v.action.empty())
+        html += tr("<b>Action:</b> %1<br>").arg(qs(v.action).toHtmlEscaped());
+    html += tr("<b>Blamed nodes:</b> %1 &nbsp; <b>Symptom nodes:</b> %2")
+                .arg(joinNodes(v.blamedNodes).toHtmlEscaped(), joinNodes(v.symptomNodes).toHtmlEscaped());
+    m_details->setText(html);
+    m_trail->resizeColumnsToContents();
+    m_report->setPlainText(qs(core::verdictToText(v, *result.evidence)));
+}
+
+} // namespace faultline::views

@@ -517,6 +517,9 @@ void AppLogLineReader::read(
                 if (std::from_chars(s.data() + numStart, s.data() + close, v).ptr == s.data() + close && s[1] == 'r')
                     rank = v;
                 s = s.substr(close + 2);
+                // PyTorch ≥ 2.3 writes "[rank3]: message"; older writers glue prefixes ("[rank12]:[E1102 ...").
+                if (!s.empty() && s.front() == ' ')
+                    s.remove_prefix(1);
                 again = true;
             }
         } else if (s.size() > 4 && s[0] == '[' && isDigit(s[1])) {

@@ -9,6 +9,17 @@
 
 namespace faultline::importers {
 namespace {
+// yaml-cpp throws on type queries of a missing key's node; these answer false instead.
+bool isMap(const YAML::Node& n)
+{
+    return n.IsDefined() && n.IsMap();
+}
+bool isScalar(const YAML::Node& n)
+{
+    return n.IsDefined() && n.IsScalar();
+}
+} // namespace
+namespace {
 
 core::Diagnostic diag(const std::string& file, const YAML::Mark& mark, std::string code, std::string message)
 {
@@ -62,7 +73,7 @@ Manifest readManifest(const std::string& path, const std::string& displayPath)
         m.diagnostics.back().severity = core::Severity::Error;
         return m;
     }
-    if (!doc.IsMap()) {
+    if (!isMap(doc)) {
         m.diagnostics.push_back(diag(displayPath, doc.Mark(), "manifest-shape", "manifest top level must be a map"));
         return m;
     }
@@ -70,7 +81,7 @@ Manifest readManifest(const std::string& path, const std::string& displayPath)
     try {
         m.bundle = str(doc, "bundle");
         m.cluster = str(doc, "cluster");
-        if (const YAML::Node w = doc["workload"]; w.IsMap()) {
+        if (const YAML::Node w = doc["workload"]; isMap(w)) {
             m.scheduler = str(w, "scheduler");
             m.jobId = str(w, "job_id");
             m.nodes = str(w, "nodes");
@@ -78,15 +89,15 @@ Manifest readManifest(const std::string& path, const std::string& displayPath)
             if (!rpn.empty() && std::from_chars(rpn.data(), rpn.data() + rpn.size(), m.ranksPerNode).ec != std::errc())
                 m.diagnostics.push_back(diag(displayPath, w["ranks_per_node"].Mark(), "manifest-bad-number",
                     "'ranks_per_node' must be an integer"));
-            if (const YAML::Node win = w["window"]; win.IsMap()) {
+            if (const YAML::Node win = w["window"]; isMap(win)) {
                 m.windowFromNs = timeValue(m, win, "from");
                 m.windowToNs = timeValue(m, win, "to");
             }
         }
-        if (const YAML::Node hosts = doc["hosts"]; hosts.IsMap()) {
+        if (const YAML::Node hosts = doc["hosts"]; isMap(hosts)) {
             for (const auto& kv : hosts) {
                 HostInfo h;
-                if (kv.second.IsMap()) {
+                if (isMap(kv.second)) {
                     h.zone = str(kv.second, "tz");
                     h.ip = str(kv.second, "ip");
                     h.role = str(kv.second, "role");
@@ -98,16 +109,16 @@ Manifest readManifest(const std::string& path, const std::string& displayPath)
                 m.hosts[kv.first.Scalar()] = h;
             }
         }
-        if (const YAML::Node files = doc["files"]; files.IsMap()) {
+        if (const YAML::Node files = doc["files"]; isMap(files)) {
             for (const auto& kv : files) {
                 FileHint f;
-                if (kv.second.IsMap()) {
+                if (isMap(kv.second)) {
                     f.format = str(kv.second, "format");
                     f.host = str(kv.second, "host");
                     f.zone = str(kv.second, "tz");
-                    if (const YAML::Node l = kv.second["labels"]; l.IsMap())
+                    if (const YAML::Node l = kv.second["labels"]; isMap(l))
                         for (const auto& lab : l)
-                            f.labels[lab.first.Scalar()] = lab.second.IsScalar() ? lab.second.Scalar() : std::string();
+                            f.labels[lab.first.Scalar()] = isScalar(lab.second) ? lab.second.Scalar() : std::string();
                 }
                 m.files[kv.first.Scalar()] = f;
             }

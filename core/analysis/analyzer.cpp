@@ -242,7 +242,10 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
     const std::int64_t hi = v.scope.endNs == INT64_MIN ? INT64_MAX : v.scope.endNs + settings.scopeMarginNs;
     std::vector<Event> kept;
     for (auto& e : events) {
-        if (e.outOfScope || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
+        // Scheduler logs hold every job: a record naming another job id is out of scope.
+        const std::string* job = e.field("job");
+        const bool otherJob = job && !v.scope.jobId.empty() && *job != v.scope.jobId;
+        if (e.outOfScope || otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
             ++v.filteredEvents;
             continue;
         }
@@ -308,8 +311,9 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                     continue;
                 if (!nodesRelate(corr.nodes, cause, s))
                     continue;
-                // A root-capable symptom must not precede its cause beyond their precision.
-                if (corr.relation != "precursor" && s.role == Role::Root && delta < -slack)
+                // A root-capable event is only explained by an earlier one (in the deterministic event order):
+                // two candidates must never explain each other through wide, inferred time intervals.
+                if (corr.relation != "precursor" && s.role == Role::Root && j > i)
                     continue;
                 if (reaches(j, i))
                     continue;
@@ -349,8 +353,9 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
         if (events[i].role == Role::Root && v.causeOf[i] < 0)
             candidates.push_back(i);
     std::int64_t primary = -1;
+    // An event with an inferred time may lie anywhere in its interval: it is in the episode if the interval reaches it.
     for (std::size_t i : candidates)
-        if (episodeStart == INT64_MIN || events[i].timeNs >= episodeStart) {
+        if (episodeStart == INT64_MIN || events[i].timeNs + events[i].precisionNs >= episodeStart) {
             primary = static_cast<std::int64_t>(i);
             break;
         }
@@ -371,6 +376,12 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             if (!c.node.empty())
                 missingNodes.push_back(c.kind + ":" + c.node);
         }
+
+    // Hosts that are not part of the allocation (the slurmctld host, a log collector) never count as symptom nodes.
+    auto inScopeNode = [&](NodeId node) {
+        return v.scope.nodes.empty()
+            || std::find(v.scope.nodes.begin(), v.scope.nodes.end(), node) != v.scope.nodes.end();
+    };
 
     double confidence = 0;
     if (primary >= 0) {
@@ -407,6 +418,13 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                 ++confirmations;
             if (rel != "symptom")
                 continue;
+            if (e.node != kNoNode && inScopeNode(e.node)
+                && std::find(v.originNodes.begin(), v.originNodes.end(), v.nodes.name(e.node)) == v.originNodes.end())
+                symptomNodes.insert(v.nodes.name(e.node));
+            // Teardown (launchers and the scheduler stopping the job) shows how far the failure reached, but it is
+            // not a symptom worth counting.
+            if (e.role == Role::Teardown)
+                continue;
             SymptomGroup& g = groups[e.type];
             if (g.count == 0) {
                 g.type = e.type;
@@ -422,8 +440,6 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                 const std::string& nn = v.nodes.name(e.node);
                 if (std::find(g.nodes.begin(), g.nodes.end(), nn) == g.nodes.end())
                     g.nodes.push_back(nn);
-                if (std::find(v.originNodes.begin(), v.originNodes.end(), nn) == v.originNodes.end())
-                    symptomNodes.insert(nn);
             }
             if (e.rank >= 0 && std::find(g.ranks.begin(), g.ranks.end(), e.rank) == g.ranks.end())
                 g.ranks.push_back(e.rank);
@@ -450,7 +466,7 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                 continue;
             const Event& e = events[i];
             if (e.role == Role::Root && v.causeOf[i] < 0) {
-                if (episodeStart != INT64_MIN && e.timeNs < episodeStart)
+                if (episodeStart != INT64_MIN && e.timeNs + e.precisionNs < episodeStart)
                     v.alternatives.push_back({ i,
                         "before the terminal failure episode: the job kept running for "
                             + formatDelta(firstFailure - e.timeNs) + " after it" });
@@ -469,9 +485,10 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                         + formatDelta(e.orderTimeNs() - events[static_cast<std::size_t>(v.causeOf[i])].orderTimeNs())
                         + ", correlator " + v.linkVia[i] + ")" });
         }
+        std::set<NodeId> summarised;
         for (std::size_t i = 0; i < n && v.alternatives.size() < 20; ++i) {
             const Event& e = events[i];
-            if (e.role == Role::Teardown && e.field("root_cause_rank"))
+            if (e.role == Role::Teardown && e.field("root_cause_rank") && summarised.insert(e.node).second)
                 v.alternatives.push_back({ i,
                     "teardown summary: a launcher names the first failure its own agent observed, "
                     "not the first failure of the job" });
@@ -500,13 +517,18 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             + (firstFailure == INT64_MIN ? std::string()
                                          : " (" + formatUtc(episodeStart) + " .. " + formatUtc(endT) + ")"));
         std::map<std::string, std::pair<std::size_t, std::set<std::string>>> unexplained;
+        std::set<std::string> symptomNodes;
         for (std::size_t i = 0; i < n; ++i)
             if (events[i].role == Role::Cascade) {
                 auto& u = unexplained[events[i].type];
                 ++u.first;
-                if (events[i].node != kNoNode)
+                if (events[i].node != kNoNode) {
                     u.second.insert(v.nodes.name(events[i].node));
+                    if (inScopeNode(events[i].node))
+                        symptomNodes.insert(v.nodes.name(events[i].node));
+                }
             }
+        v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
         for (const auto& [type, u] : unexplained) {
             std::string nodes;
             for (const auto& nn : u.second)

@@ -7,14 +7,29 @@
 
 namespace faultline::core {
 namespace {
+// yaml-cpp throws on type queries of a missing key's node; these answer false instead.
+bool isMap(const YAML::Node& n)
+{
+    return n.IsDefined() && n.IsMap();
+}
+bool isScalar(const YAML::Node& n)
+{
+    return n.IsDefined() && n.IsScalar();
+}
+bool isSequence(const YAML::Node& n)
+{
+    return n.IsDefined() && n.IsSequence();
+}
+} // namespace
+namespace {
 
 std::vector<std::string> list(const YAML::Node& n)
 {
     std::vector<std::string> out;
-    if (n.IsSequence())
+    if (isSequence(n))
         for (const auto& x : n)
             out.push_back(x.Scalar());
-    else if (n.IsScalar())
+    else if (isScalar(n))
         out.push_back(n.Scalar());
     return out;
 }
@@ -52,15 +67,15 @@ std::optional<VerdictExpectation> readExpectation(const std::string& path, std::
     } catch (const YAML::Exception& e) {
         return fail(YAML::Mark::null_mark(), "unreadable", e.msg);
     }
-    if (!doc.IsMap() || !doc["outcome"].IsScalar())
+    if (!isMap(doc) || !isScalar(doc["outcome"]))
         return fail(doc.Mark(), "missing-key", "expected.yaml needs at least 'outcome'");
     VerdictExpectation x;
     try {
         x.outcome = doc["outcome"].Scalar();
-        if (const YAML::Node c = doc["cause"]; c.IsMap()) {
-            x.causeType = c["event"].IsScalar() ? c["event"].Scalar() : "";
-            x.causeNode = c["node"].IsScalar() ? c["node"].Scalar() : "";
-            if (const YAML::Node f = c["fields"]; f.IsMap())
+        if (const YAML::Node c = doc["cause"]; isMap(c)) {
+            x.causeType = isScalar(c["event"]) ? c["event"].Scalar() : "";
+            x.causeNode = isScalar(c["node"]) ? c["node"].Scalar() : "";
+            if (const YAML::Node f = c["fields"]; isMap(f))
                 for (const auto& kv : f)
                     x.causeFields.emplace_back(kv.first.Scalar(), kv.second.Scalar());
         }

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared test helpers: paths into the source tree, the bundled catalog, temporary catalogs from inline YAML.
+#pragma once
+
+#include "core/rules/rule_catalog.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+namespace faultline::tests {
+
+inline std::string sourcePath(const std::string& rel)
+{
+    return std::string(FAULTLINE_SOURCE_DIR) + "/" + rel;
+}
+
+inline std::shared_ptr<const core::RuleCatalog> bundledCatalog()
+{
+    static auto result = core::RuleCatalog::load(sourcePath("rules"));
+    return result.catalog;
+}
+
+/// Writes files (relative path → content) under `dir`.
+inline void writeFiles(const QTemporaryDir& dir, const std::map<std::string, std::string>& files)
+{
+    for (const auto& [rel, content] : files) {
+        const std::filesystem::path p = std::filesystem::path(dir.path().toStdString()) / rel;
+        std::filesystem::create_directories(p.parent_path());
+        std::ofstream(p, std::ios::binary) << content;
+    }
+}
+
+inline std::string diagCodes(const std::vector<core::Diagnostic>& diags)
+{
+    std::string s;
+    for (const auto& d : diags)
+        s += (s.empty() ? "" : ",") + d.code;
+    return s;
+}
+
+} // namespace faultline::tests
+
+namespace faultline::core {
+// Readable QCOMPARE failures for core types (Qt Test's documented extension point).
+inline char* toString(const std::string& s)
+{
+    return QTest::toString(QString::fromStdString(s));
+}
+} // namespace faultline::core

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// The engine on small synthetic evidence sets, with the bundled catalog: cause before symptoms across nodes,
+// inconclusive without an initiating event, teardown never a cause, precision-aware ordering, scoping, and
+// output that does not depend on the thread count.
+#include "core/analysis/analyzer.h"
+#include "core/report/verdict_report.h"
+#include "core/time/civil_time.h"
+#include "tests/common/test_helpers.h"
+
+#include <QTest>
+
+using namespace faultline;
+using namespace faultline::core;
+
+namespace {
+
+constexpr std::int64_t T0 = 1793614501123456000; // 2026-11-02T10:15:01.123456Z
+
+class Builder
+{
+public:
+    Builder()
+    {
+        m_ev.sources.push_back(Source {});
+        m_ev.sources.back().path = "kernel.log";
+        m_ev.sources.back().kind = SourceKind::Kernel;
+        m_ev.sources.push_back(Source {});
+        m_ev.sources.back().path = "job.out";
+        m_ev.sources.back().kind = SourceKind::AppLog;
+        for (auto& s : m_ev.sources)
+            s.records = 1;
+    }
+    Builder& add(SourceKind kind, const std::string& node, std::int64_t t, const std::string& text, int rank = -1,
+        std::int64_t precision = 1000)
+    {
+        Observation o;
+        o.text = m_ev.arena->store(text);
+        o.kind = kind;
+        o.node = m_ev.nodes.intern(node);
+        o.rank = rank;
+        o.timeNs = t;
+        o.precisionNs = precision;
+        o.quality = TimeQuality::Exact;
+        o.where.source = kind == SourceKind::Kernel ? 0 : 1;
+        o.where.line = ++m_line;
+        m_ev.observations.push_back(o);
+        return *this;
+    }
+    Builder& scope(std::vector<std::string> nodes, std::int64_t start, std::int64_t end)
+    {
+        for (const auto& n : nodes)
+            m_ev.scope.nodes.push_back(m_ev.nodes.intern(n));
+        m_ev.scope.startNs = start;
+        m_ev.scope.endNs = end;
+        m_ev.scope.jobId = "100";
+        return *this;
+    }
+    EvidenceSet& get()
+    {
+        // Extraction requires records of one source to be contiguous and in order.
+        std::stable_sort(m_ev.observations.begin(), m_ev.observations.end(),
+            [](const Observation& a, const Observation& b) { return a.where.source < b.where.source; });
+        return m_ev;
+    }
+
+private:
+    EvidenceSet m_ev;
+    std::uint64_t m_line = 0;
+};
+
+const std::string kXid149 =
+    "NVRM: Xid (PCI:0000:c3:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 Link 07 (0x021475c6 0x00000000)";
+std::string watchdog(int rank)
+{
+    return "[Rank " + std::to_string(rank)
+        + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+          "Timeout(ms)=600000) ran for 600418 milliseconds before timing out.";
+}
+
+} // namespace
+
+class TstAnalyzer : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void causeOnOneNodeSymptomsOnOthers()
+    {
+        Builder b;
+        b.scope({ "node-a", "node-b", "node-c" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::Kernel, "node-b", T0, kXid149);
+        b.add(SourceKind::AppLog, "node-a", T0 + 600 * kNsPerSec, watchdog(1), 1);
+        b.add(SourceKind::AppLog, "node-c", T0 + 601 * kNsPerSec, watchdog(17), 17);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QCOMPARE(v.outcome, std::string("infrastructure_failure"));
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.events[v.cause].type, std::string("gpu.xid"));
+        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(v.blamedNodes, (std::vector<std::string> { "node-b" }));
+        QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
+        QCOMPARE(v.symptoms.size(), std::size_t(1));
+        QCOMPARE(v.symptoms.front().count, std::size_t(2));
+        QCOMPARE(v.symptoms.front().ranks, (std::vector<std::int32_t> { 1, 17 }));
+    }
+
+    void symptomOutsideTheWindowIsNotExplained()
+    {
+        Builder b;
+        b.scope({ "node-a", "node-b" }, T0 - 3600 * kNsPerSec, T0 + 2000 * kNsPerSec);
+        b.add(SourceKind::Kernel, "node-b", T0, kXid149);
+        b.add(SourceKind::AppLog, "node-a", T0 + 1800 * kNsPerSec, watchdog(1), 1);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        // 30 minutes later is beyond the collective timeout: the timeout is not the Xid's symptom, and the Xid lies
+        // before the terminal episode, so nothing explains the failure.
+        QVERIFY(v.symptoms.empty());
+        QCOMPARE(v.outcome, std::string("inconclusive"));
+    }
+
+    void onlyCascadesIsInconclusive()
+    {
+        Builder b;
+        b.scope({ "node-a", "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::AppLog, "node-a", T0, watchdog(1), 1);
+        b.add(SourceKind::AppLog, "node-b", T0, watchdog(9), 9);
+        b.add(SourceKind::AppLog, "node-b", T0 + kNsPerSec, "  rank      : 9 (local_rank: 1)", 9);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QCOMPARE(v.outcome, std::string("inconclusive"));
+        QVERIFY(!v.hasCause);
+        QVERIFY(!v.inconclusiveReasons.empty());
+        QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-b" }));
+        // Coverage: no metrics source at all; it is named.
+        bool metricsMissing = false;
+        for (const auto& c : v.coverage)
+            metricsMissing = metricsMissing || (c.kind == "metrics" && c.status == CoverageStatus::Missing);
+        QVERIFY(metricsMissing);
+    }
+
+    void preciseEventWinsTheSameSecond()
+    {
+        // Fabric Manager writes whole seconds; the Xid has microseconds within that second. The Xid is the cause.
+        Builder b;
+        b.scope({ "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::FabricManager, "node-b", T0 - 123456000,
+            "[ERROR] detected NVSwitch fatal error 20034 on fid 0 on NVSwitch pci bus id 00000000:06:00.0 physical id "
+            "1 port 27",
+            -1, kNsPerSec);
+        b.add(SourceKind::Kernel, "node-b", T0, kXid149);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.events[v.cause].type, std::string("gpu.xid"));
+    }
+
+    void otherJobsAndOldEventsAreOutOfScope()
+    {
+        Builder b;
+        b.scope({ "node-b" }, T0 - 600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::Scheduler, "ctld", T0 - 100 * kNsPerSec,
+            "_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=999 uid 5");
+        b.add(SourceKind::Kernel, "node-b", T0 - 86400 * kNsPerSec, kXid149);
+        b.add(SourceKind::AppLog, "node-b", T0, watchdog(1), 1);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QCOMPARE(v.outcome, std::string("inconclusive"));
+        QVERIFY(v.filteredEvents >= 2);
+    }
+
+    void sameResultWhateverTheThreadCount()
+    {
+        Builder b;
+        b.scope({ "node-a", "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        for (int i = 0; i < 20000; ++i)
+            b.add(SourceKind::AppLog, i % 2 ? "node-a" : "node-b", T0 - 3000 * kNsPerSec + i * kNsPerMs,
+                "[rank0]: iteration " + std::to_string(i) + " | loss 2.31 | NCCL INFO noise", 0);
+        b.add(SourceKind::Kernel, "node-b", T0, kXid149);
+        for (int r = 0; r < 16; ++r)
+            b.add(SourceKind::AppLog, r < 8 ? "node-a" : "node-b", T0 + 600 * kNsPerSec + r, watchdog(r), r);
+        EvidenceSet& ev = b.get();
+        AnalysisOptions one;
+        one.threads = 1;
+        AnalysisOptions two;
+        two.threads = 2;
+        const std::string a = verdictToJson(analyze(ev, *tests::bundledCatalog(), one), ev);
+        const std::string c = verdictToJson(analyze(ev, *tests::bundledCatalog(), two), ev);
+        QCOMPARE(a, c);
+        QVERIFY(a.find("\"outcome\": \"infrastructure_failure\"") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAnalyzer)
+#include "tst_analyzer.moc"

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// Rule-loader edge cases with inline YAML (Falco's test_rule_loader style): assert diagnostic codes and
+// locations, not wording.
+#include "core/rules/rule_catalog.h"
+#include "core/rules/rule_tester.h"
+#include "tests/common/test_helpers.h"
+
+#include <QTest>
+
+using namespace faultline;
+using namespace faultline::core;
+
+namespace {
+
+const char* kCatalog = "catalog: test\nversion: 0.0.1\nsettings: {expected_sources: [kernel]}\n";
+
+const char* kGoodPack = R"(pack: p
+extractors:
+  - id: x.one
+    sources: [kernel]
+    pattern: 'boom (?P<what>\w+)'
+    event: test.boom
+    role: root
+    domain: infrastructure
+    label: 'boom {what}'
+    tests:
+      - line: 'boom gpu'
+        expect: {event: test.boom, fields: {what: gpu}}
+)";
+
+struct Loaded
+{
+    QTemporaryDir dir;
+    CatalogLoadResult result;
+};
+
+std::unique_ptr<Loaded> load(const std::map<std::string, std::string>& files)
+{
+    auto l = std::make_unique<Loaded>();
+    std::map<std::string, std::string> all { { "catalog.yaml", kCatalog } };
+    for (const auto& kv : files)
+        all[kv.first] = kv.second;
+    tests::writeFiles(l->dir, all);
+    l->result = RuleCatalog::load(l->dir.path().toStdString());
+    return l;
+}
+
+const Diagnostic* find(const CatalogLoadResult& r, const std::string& code)
+{
+    for (const auto& d : r.diagnostics)
+        if (d.code == code)
+            return &d;
+    return nullptr;
+}
+
+} // namespace
+
+class TstRuleCatalog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsAndHashes()
+    {
+        auto a = load({ { "packs/p.yaml", kGoodPack } });
+        QVERIFY2(a->result.ok(), a->result.asText().c_str());
+        QCOMPARE(a->result.catalog->name(), std::string("test"));
+        QCOMPARE(a->result.catalog->extractors().size(), std::size_t(1));
+        QCOMPARE(a->result.catalog->contentHash().size(), std::size_t(64));
+        auto same = load({ { "packs/p.yaml", kGoodPack } });
+        QCOMPARE(same->result.catalog->contentHash(), a->result.catalog->contentHash());
+        std::string changed = kGoodPack;
+        changed.replace(changed.find("boom gpu"), 8, "boom nic");
+        changed.replace(changed.find("what: gpu"), 9, "what: nic");
+        auto b = load({ { "packs/p.yaml", changed } });
+        QVERIFY(b->result.ok());
+        QVERIFY(b->result.catalog->contentHash() != a->result.catalog->contentHash());
+        const auto results = runRuleTests(*a->result.catalog);
+        QCOMPARE(results.size(), std::size_t(1));
+        QVERIFY2(results.front().passed, results.front().message.c_str());
+    }
+
+    void badRegexIsLocated()
+    {
+        std::string pack = kGoodPack;
+        pack.replace(pack.find("(?P<what>\\w+)"), 13, "(?P<what>\\w+");
+        auto l = load({ { "packs/p.yaml", pack } });
+        QVERIFY(!l->result.ok());
+        const Diagnostic* d = find(l->result, "bad-regex");
+        QVERIFY2(d, l->result.asText().c_str());
+        QCOMPARE(d->where.file, std::string("packs/p.yaml"));
+        QCOMPARE(d->where.line, std::uint64_t(5));
+        QCOMPARE(d->where.column, std::uint32_t(14));
+        QCOMPARE(d->ruleId, std::string("x.one"));
+        QVERIFY(d->snippet.find("pattern:") != std::string::npos);
+        QVERIFY(d->format().find("packs/p.yaml:5:14: error: rule 'x.one'") == 0);
+    }
+
+    void yamlSyntaxIsLocated()
+    {
+        auto l = load({ { "packs/p.yaml", "pack: p\nextractors:\n  - id: [unclosed\n" } });
+        const Diagnostic* d = find(l->result, "yaml-syntax");
+        QVERIFY2(d, l->result.asText().c_str());
+        QVERIFY(d->where.line >= 3);
+    }
+
+    void everyRuleErrorIsReported()
+    {
+        const char* pack = R"(pack: p
+extractors:
+  - id: a
+    pattern: 'x'
+    event: e
+    colour: red
+    tests: [{line: x, expect: none}]
+  - id: a
+    pattern: 'y'
+    event: e
+    tests: [{line: y, expect: none}]
+  - id: b
+    pattern: 'z'
+    event: e
+  - id: c
+    pattern: 'w'
+    event: e
+    role: villain
+    tests: [{line: w, expect: none}]
+  - id: d
+    pattern: 'v'
+    event: e
+    lookup: [{table: nosuch, key: '{x}'}]
+    tests: [{line: v, expect: none}]
+correlators:
+  - id: k
+    cause: {event: e}
+    symptom: {event: e}
+    after: soon
+)";
+        auto l = load({ { "packs/p.yaml", pack } });
+        QVERIFY(!l->result.ok());
+        const std::string codes = tests::diagCodes(l->result.diagnostics);
+        for (const char* code :
+            { "unknown-key", "duplicate-id", "no-tests", "bad-role", "unknown-table", "bad-duration" })
+            QVERIFY2(codes.find(code) != std::string::npos, (std::string("missing ") + code + " in " + codes).c_str());
+        QCOMPARE(find(l->result, "unknown-key")->where.line, std::uint64_t(6));
+        QCOMPARE(find(l->result, "duplicate-id")->where.line, std::uint64_t(8));
+    }
+
+    void failingRuleTestIsReported()
+    {
+        std::string pack = kGoodPack;
+        pack.replace(pack.find("what: gpu"), 9, "what: cpu");
+        auto l = load({ { "packs/p.yaml", pack } });
+        QVERIFY(l->result.ok());
+        const auto results = runRuleTests(*l->result.catalog);
+        QCOMPARE(results.size(), std::size_t(1));
+        QVERIFY(!results.front().passed);
+        QCOMPARE(results.front().origin.line, std::uint64_t(11));
+        QVERIFY(results.front().message.find("field what is 'gpu', expected 'cpu'") != std::string::npos);
+    }
+
+    void missingCatalogFile()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir, { { "packs/p.yaml", kGoodPack } });
+        const auto r = RuleCatalog::load(dir.path().toStdString());
+        QVERIFY(!r.ok());
+        QVERIFY(find(r, "no-catalog"));
+        QVERIFY(!RuleCatalog::load("/nonexistent/rules").ok());
+    }
+
+    void selectorsAndGlobs()
+    {
+        QVERIFY(globMatch("nccl.*", "nccl.ib_completion_error"));
+        QVERIFY(globMatch("*", ""));
+        QVERIFY(!globMatch("nccl.*", "pytorch.watchdog_timeout"));
+        QVERIFY(globMatch("*.xid", "gpu.xid"));
+        Event e;
+        e.type = "gpu.xid";
+        e.role = Role::Root;
+        e.domain = "infrastructure";
+        e.fields = { { "code", "149" } };
+        EventSelector s;
+        s.types = { "gpu.*" };
+        s.roles = { Role::Root };
+        s.fields = { { "code", { "79", "149" } } };
+        QVERIFY(s.matches(e));
+        s.domains = { "workload" };
+        QVERIFY(!s.matches(e));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRuleCatalog)
+#include "tst_rule_catalog.moc"

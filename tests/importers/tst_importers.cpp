@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: Apache-2.0
+// Importers on small inline bundles: time conversion (boot time, zones, year-less stamps, inferred times),
+// identity (srun label, [rankN]:, NCCL host), detection without a manifest, and bad input that yields a located
+// warning while the rest is still imported.
+#include "core/time/civil_time.h"
+#include "importers/bundle_loader.h"
+#include "tests/common/test_helpers.h"
+
+#include <QTest>
+
+using namespace faultline;
+using namespace faultline::core;
+
+namespace {
+
+const Source* source(const EvidenceSet& ev, const std::string& path)
+{
+    for (const auto& s : ev.sources)
+        if (s.path == path)
+            return &s;
+    return nullptr;
+}
+
+std::vector<const Observation*> records(const EvidenceSet& ev, const std::string& path)
+{
+    std::vector<const Observation*> out;
+    for (const auto& o : ev.observations)
+        if (ev.sources[o.where.source].path == path)
+            out.push_back(&o);
+    return out;
+}
+
+bool hasWarning(const Source* s, const std::string& code, std::uint64_t line = 0)
+{
+    for (const auto& d : s->warnings)
+        if (d.code == code && (line == 0 || d.where.line == line))
+            return true;
+    return false;
+}
+
+const char* kManifest = R"(bundle: t
+workload: {scheduler: slurm, job_id: "7", nodes: "node-[01-02]", ranks_per_node: 8}
+hosts:
+  ctld: {tz: Europe/Berlin}
+  node-01: {tz: UTC, boot_time: "2026-11-02T00:00:00Z"}
+  node-02: {tz: UTC}
+files:
+  sacct.psv: {format: sacct-parsable2, host: ctld}
+  n1/dmesg.txt: {format: dmesg-raw, host: node-01}
+  n2/dmesg.txt: {format: dmesg-raw, host: node-02}
+)";
+
+const char* kSacct = "JobID|JobName|State|ExitCode|Start|End|NodeList\n"
+                     "7|train|FAILED|1:0|2026-11-02T11:00:00|2026-11-02T12:00:00|node-[01-02]\n"
+                     "7.0|torchrun|FAILED|1:0|2026-11-02T11:00:05|2026-11-02T12:00:00|node-[01-02]\n";
+
+} // namespace
+
+class TstImporters : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void manifestScopeAndTimes()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml", kManifest }, { "sacct.psv", kSacct },
+                { "n1/dmesg.txt", "[ 3600.500000] NVRM: Xid (PCI:0000:c3:00): 79, GPU has fallen off the bus.\n" },
+                { "n2/dmesg.txt", "[   12.000001] boot noise\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.scope.jobId, std::string("7"));
+        QCOMPARE(ev.scope.state, std::string("FAILED"));
+        QCOMPARE(ev.scope.nodes.size(), std::size_t(2));
+        // sacct times are Berlin local (UTC+1 in November).
+        QCOMPARE(formatUtc(ev.scope.startNs), std::string("2026-11-02T10:00:00Z"));
+        const auto n1 = records(ev, "n1/dmesg.txt");
+        QCOMPARE(n1.size(), std::size_t(1));
+        QCOMPARE(formatUtc(n1[0]->timeNs), std::string("2026-11-02T01:00:00.500Z"));
+        QCOMPARE(ev.nodeName(n1[0]->node), std::string("node-01"));
+        QCOMPARE(n1[0]->kind, SourceKind::Kernel);
+        // node-02 has no boot_time: flagged, not invented.
+        const Source* n2 = source(ev, "n2/dmesg.txt");
+        QVERIFY(hasWarning(n2, "dmesg-no-boot-time", 1));
+        QCOMPARE(records(ev, "n2/dmesg.txt")[0]->timeNs, INT64_MIN);
+        QCOMPARE(source(ev, "sacct.psv")->zone, std::string("Europe/Berlin"));
+        QVERIFY(!source(ev, "sacct.psv")->zoneAssumed);
+    }
+
+    void jobLogIdentityAndInferredTime()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml", kManifest }, { "sacct.psv", kSacct },
+                { "job.out",
+                    "1: node-02:48816:48816 [5] NCCL INFO ncclCommInitRankConfig comm 0x1 rank 13 nranks 16 cudaDev 5 "
+                    "nvmlDev 5 busId c3000 commId 0x2 - Init COMPLETE\n"
+                    "0: [rank3]:[E1102 10:15:06.211734912 ProcessGroupNCCL.cpp:1910] [Rank 3] boom\n"
+                    "0: [rank3]: KeyError: 'input_ids'\n"
+                    "1: [2026-11-02 10:15:32] node-02:48816:48999 [5] transport/net_ib.cc:2449 NCCL WARN NET/IB: x\n"
+                    "srun: error: node-01: task 0: Exited with exit code 1\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Source* s = source(ev, "job.out");
+        QVERIFY(s);
+        QCOMPARE(s->format, std::string("slurm-joblog"));
+        QVERIFY(s->formatReason.find("srun --label") != std::string::npos);
+        const auto r = records(ev, "job.out");
+        QCOMPARE(r.size(), std::size_t(5));
+        QCOMPARE(ev.nodeName(r[0]->node), std::string("node-02"));
+        QCOMPARE(r[0]->rank, 13);
+        QCOMPARE(r[1]->rank, 3);
+        QCOMPARE(ev.nodeName(r[1]->node), std::string("node-01")); // srun task 0
+        QCOMPARE(formatUtc(r[1]->timeNs), std::string("2026-11-02T10:15:06.211734912Z")); // year from the scope
+        QCOMPARE(r[1]->quality, TimeQuality::AssumedZone);
+        QCOMPARE(std::string(r[2]->text), std::string("KeyError: 'input_ids'"));
+        QCOMPARE(r[2]->quality, TimeQuality::Inferred);
+        QVERIFY(r[2]->timeNs >= r[1]->timeNs && r[2]->timeNs <= r[3]->timeNs);
+        QCOMPARE(r[3]->rank, 13); // NCCL pid 48816 → rank 13 from the init line
+        QCOMPARE(r[3]->precisionNs, kNsPerSec);
+    }
+
+    void badInputIsLocatedAndTheRestImported()
+    {
+        QTemporaryDir dir;
+        std::string journal = "{\"__REALTIME_TIMESTAMP\":\"1793614501123456\",\"_HOSTNAME\":\"node-02\",\"MESSAGE\":"
+                              "\"first\",\"_TRANSPORT\":\"kernel\"}\n";
+        journal += "{\"__REALTIME_TIMESTAMP\": not json at all\n";
+        journal += "{\"__REALTIME_TIMESTAMP\":\"1793614502000000\",\"_HOSTNAME\":\"node-02\",\"MESSAGE\":[78,86,82,77,"
+                   "255,33],\"_TRANSPORT\":\"kernel\"}\n";
+        journal += "{\"__REALTIME_TIMESTAMP\":\"17936145030000";
+        const std::string longLine(3 << 20, 'x');
+        tests::writeFiles(dir,
+            { { "node-02/journal.jsonl", journal }, { "garbage.bin", std::string("\x00\x01\x02 binary \xff\xfe", 13) },
+                { "long.log", "2026-11-02T10:00:00Z short\n" + longLine + "\n" }, { "empty.log", "" },
+                { "prom.json",
+                    "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"__name__\":"
+                    "\"up\"}" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Source* j = source(ev, "node-02/journal.jsonl");
+        QVERIFY(j);
+        QCOMPARE(j->format, std::string("journal-json"));
+        QVERIFY(hasWarning(j, "json-malformed", 2));
+        QVERIFY(hasWarning(j, "truncated"));
+        QCOMPARE(j->status, CoverageStatus::Truncated);
+        const auto r = records(ev, "node-02/journal.jsonl");
+        QCOMPARE(r.size(), std::size_t(2));
+        QCOMPARE(std::string(r[1]->text), std::string("NVRM\xff!")); // raw byte kept
+        QCOMPARE(ev.nodeName(r[1]->node), std::string("node-02"));
+        QCOMPARE(source(ev, "garbage.bin")->format, std::string("text"));
+        QVERIFY(hasWarning(source(ev, "long.log"), "long-record", 2));
+        QCOMPARE(records(ev, "long.log").size(), std::size_t(2));
+        QCOMPARE(source(ev, "empty.log")->status, CoverageStatus::Empty);
+        const Source* prom = source(ev, "prom.json");
+        QCOMPARE(prom->format, std::string("prometheus-query-range"));
+        QCOMPARE(prom->status, CoverageStatus::Truncated);
+        QVERIFY(hasWarning(prom, "json-malformed"));
+    }
+
+    void missingPathIsAnError()
+    {
+        const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });
+        QVERIFY(ev.sources.empty());
+        QCOMPARE(ev.diagnostics.size(), std::size_t(1));
+        QCOMPARE(ev.diagnostics.front().code, std::string("no-such-path"));
+    }
+
+    void brokenManifestIsLocated()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(
+            dir, { { "faultline.yaml", "bundle: x\nhosts: {node-01: {tz: [unclosed\n" }, { "a.log", "hello\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(1));
+        QVERIFY(!ev.diagnostics.empty());
+        QCOMPARE(ev.diagnostics.front().code, std::string("manifest-syntax"));
+        QVERIFY(ev.diagnostics.front().where.line >= 2);
+    }
+
+    void detection_data()
+    {
+        QTest::addColumn<QString>("head");
+        QTest::addColumn<QString>("format");
+        QTest::addRow("journal") << "{\"__CURSOR\":\"s\",\"__REALTIME_TIMESTAMP\":\"1\",\"MESSAGE\":\"m\"}"
+                                 << "journal-json";
+        QTest::addRow("logcli") << "{\"labels\":{},\"line\":\"x\",\"timestamp\":\"2026-11-02T10:15:06Z\"}"
+                                << "logcli-jsonl";
+        QTest::addRow("sacct") << "JobID|JobName|State\n1|a|FAILED"
+                               << "sacct-parsable2";
+        QTest::addRow("slurmctld") << "[2026-11-02T09:14:52.101] _slurm_rpc_submit_batch_job: JobId=1"
+                                   << "slurmctld-log";
+        QTest::addRow("dmesg") << "[274501.123456] NVRM: Xid"
+                               << "dmesg-raw";
+        QTest::addRow("dmesg-pri") << "<4>[   12.000001] x"
+                                   << "dmesg-raw";
+        QTest::addRow("fm") << "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] detected"
+                            << "fabricmanager-log";
+        QTest::addRow("syslog") << "2026-11-02T10:15:01.123456+00:00 node-02 kernel: NVRM: Xid"
+                                << "syslog";
+        QTest::addRow("rfc3164") << "Nov  2 10:15:01 node-02 kernel: NVRM: Xid"
+                                 << "syslog";
+        QTest::addRow("promql") << "{\"kind\": \"promql-snapshot\", \"version\": 1}"
+                                << "promql-snapshot";
+        QTest::addRow("loki") << "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\""
+                              << "loki-query-range";
+        QTest::addRow("joblog") << "0: hello\n1: world\n"
+                                << "slurm-joblog";
+        QTest::addRow("unknown") << "just some words\nand more"
+                                 << "text";
+    }
+    void detection()
+    {
+        QFETCH(QString, head);
+        QFETCH(QString, format);
+        std::string reason;
+        QCOMPARE(QString::fromStdString(importers::detectFormat(head.toStdString(), "f", reason)), format);
+        QVERIFY(!reason.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstImporters)
+#include "tst_importers.moc"

@@ -47,7 +47,7 @@ private Q_SLOTS:
                               << "0000:c3:00.0";
         QTest::addRow("nccl-busid") << "c3000"
                                     << "0000:c3:00.0";
-        QTest::addRow("nccl-busid-domain") << "10001b000"
+        QTest::addRow("nccl-busid-domain") << "11b000"
                                            << "0001:1b:00.0";
         QTest::addRow("sysfs") << "+pci:0000:ab:00.1"
                                << "0000:ab:00.1";

@@ -8,6 +8,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QThreadPool>
@@ -42,7 +43,7 @@ private:
 
     QString m_rulesDir;
     QThreadPool m_pool;
-    QFutureWatcher<Outcome>* m_watcher = nullptr;
+    QPointer<QFutureWatcher<Outcome>> m_watcher; ///< null once the finished watcher is deleted
     std::shared_ptr<std::atomic_bool> m_cancel;
     quint64 m_generation = 0;
 };

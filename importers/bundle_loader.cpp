@@ -25,22 +25,25 @@ struct FormatInfo
     const char* id;
     SourceKind kind;
     void (*parse)(FileParse&, const BundleContext&);
+    bool lineOriented; ///< records never span lines: a large file can be parsed in chunks
 };
 
+constexpr std::size_t kChunkBytes = 8u << 20;
+
 constexpr FormatInfo kFormats[] = {
-    { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable },
-    { "slurmctld-log", SourceKind::Scheduler, parseSlurmDaemonLog },
-    { "slurmd-log", SourceKind::Scheduler, parseSlurmDaemonLog },
-    { "slurm-joblog", SourceKind::AppLog, parseJobLog },
-    { "journal-json", SourceKind::Kernel, parseJournalJson },
-    { "dmesg-raw", SourceKind::Kernel, parseDmesg },
-    { "syslog", SourceKind::Kernel, parseSyslog },
-    { "fabricmanager-log", SourceKind::FabricManager, parseFabricManager },
-    { "logcli-jsonl", SourceKind::AppLog, parseLogcliJsonl },
-    { "loki-query-range", SourceKind::AppLog, parseLokiQueryRange },
-    { "promql-snapshot", SourceKind::Metrics, parsePromql },
-    { "prometheus-query-range", SourceKind::Metrics, parsePromql },
-    { "text", SourceKind::Other, parseGenericText },
+    { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable, false },
+    { "slurmctld-log", SourceKind::Scheduler, parseSlurmDaemonLog, true },
+    { "slurmd-log", SourceKind::Scheduler, parseSlurmDaemonLog, true },
+    { "slurm-joblog", SourceKind::AppLog, parseJobLog, true },
+    { "journal-json", SourceKind::Kernel, parseJournalJson, true },
+    { "dmesg-raw", SourceKind::Kernel, parseDmesg, true },
+    { "syslog", SourceKind::Kernel, parseSyslog, true },
+    { "fabricmanager-log", SourceKind::FabricManager, parseFabricManager, true },
+    { "logcli-jsonl", SourceKind::AppLog, parseLogcliJsonl, true },
+    { "loki-query-range", SourceKind::AppLog, parseLokiQueryRange, false },
+    { "promql-snapshot", SourceKind::Metrics, parsePromql, false },
+    { "prometheus-query-range", SourceKind::Metrics, parsePromql, false },
+    { "text", SourceKind::Other, parseGenericText, true },
 };
 
 const FormatInfo* formatInfo(std::string_view id)
@@ -290,6 +293,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     auto runParse = [&](std::size_t i) {
         if (!formats[i] || files[i].source.status == CoverageStatus::Error)
             return;
+        files[i].data = files[i].file->bytes();
+        files[i].cancel = options.cancel;
         try {
             formats[i]->parse(files[i], ctx);
         } catch (const std::exception& e) {
@@ -332,24 +337,78 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         ctx.referenceYear = std::stoi(s.substr(0, 4));
     }
 
-    // 4. Phase B: every other file, in parallel.
-    std::vector<std::size_t> rest;
-    for (std::size_t i = 0; i < files.size(); ++i)
-        if (!formats[i] || formats[i]->id != std::string_view("sacct-parsable2"))
-            rest.push_back(i);
+    // 4. Phase B: every other file, in parallel. Large line-oriented files are cut into chunks at line boundaries
+    // so one big job log does not serialise the import; chunks are merged back in order below.
     const unsigned threads = std::max(1u, options.threads ? options.threads : std::thread::hardware_concurrency());
+    std::vector<std::vector<FileParse>> parts(files.size());
+    struct Task
+    {
+        std::size_t file;
+        std::size_t part;
+    };
+    std::vector<Task> tasks;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const bool phaseA = formats[i] && formats[i]->id == std::string_view("sacct-parsable2");
+        const std::string_view bytes = files[i].file ? files[i].file->bytes() : std::string_view();
+        std::size_t chunks = 1;
+        if (!phaseA && formats[i] && formats[i]->lineOriented && threads > 1 && bytes.size() > kChunkBytes)
+            chunks = std::min<std::size_t>(threads * 2, bytes.size() / (kChunkBytes / 2));
+        std::size_t begin = 0;
+        for (std::size_t c = 0; c < chunks; ++c) {
+            std::size_t end = c + 1 == chunks ? bytes.size() : bytes.size() * (c + 1) / chunks;
+            if (end < bytes.size()) {
+                const auto nl = bytes.find('\n', end);
+                end = nl == std::string_view::npos ? bytes.size() : nl + 1;
+            }
+            if (end <= begin && c + 1 < chunks)
+                continue;
+            FileParse part;
+            if (chunks == 1) {
+                part = std::move(files[i]);
+            } else {
+                part.source = files[i].source;
+                part.absPath = files[i].absPath;
+                part.hostName = files[i].hostName;
+                part.zone = files[i].zone;
+                part.zoneFromManifest = files[i].zoneFromManifest;
+                part.bootNs = files[i].bootNs;
+                part.labels = files[i].labels;
+                part.file = files[i].file;
+                part.source.warnings.clear();
+            }
+            part.data = bytes.substr(begin, end - begin);
+            part.baseOffset = begin;
+            part.lastChunk = end >= bytes.size();
+            part.cancel = options.cancel;
+            parts[i].push_back(std::move(part));
+            if (!phaseA)
+                tasks.push_back({ i, parts[i].size() - 1 });
+            begin = end;
+        }
+        if (chunks > 1) // warnings found while choosing the format stay with the first chunk
+            parts[i].front().source.warnings = files[i].source.warnings;
+    }
+    auto runPart = [&](const Task& t) {
+        FileParse& part = parts[t.file][t.part];
+        if (!formats[t.file] || part.source.status == CoverageStatus::Error)
+            return;
+        try {
+            formats[t.file]->parse(part, ctx);
+        } catch (const std::exception& e) {
+            part.source.status = CoverageStatus::Error;
+            part.warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
+        }
+    };
     std::atomic<std::size_t> next { 0 };
-    std::atomic<std::size_t> done { 0 };
     auto worker = [&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < rest.size();) {
+        for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) {
             if (options.cancel && options.cancel->load())
                 return;
-            runParse(rest[k]);
-            done.fetch_add(1);
+            runPart(tasks[k]);
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, rest.size()); ++t)
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, tasks.size()); ++t)
         pool.emplace_back(worker);
     worker();
     for (auto& t : pool)
@@ -357,23 +416,70 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     if (options.progress)
         options.progress(files.size(), files.size(), {});
 
-    // 5. Merge in file order; fill missing times between neighbours; compute per-source figures.
+    // 5. Merge in file order (chunks in order); resolve NCCL pid → rank across chunks; fill missing times between
+    // neighbours; compute per-source figures.
+    std::size_t total = 0;
+    for (const auto& ps : parts)
+        for (const auto& part : ps)
+            total += part.observations.size();
+    ev.observations.reserve(total);
     for (std::size_t i = 0; i < files.size(); ++i) {
-        FileParse& fp = files[i];
+        if (parts[i].empty())
+            continue;
         const auto sourceIndex = static_cast<std::uint32_t>(ev.sources.size());
-        std::vector<core::NodeId> remap(fp.nodes.size());
-        for (core::NodeId k = 0; k < fp.nodes.size(); ++k)
-            remap[k] = ev.nodes.intern(fp.nodes.name(k));
-        if (!fp.hostName.empty())
-            fp.source.host = ev.nodes.intern(fp.hostName);
-        fp.source.zone = fp.zone;
-        fp.source.zoneAssumed = !fp.zoneFromManifest;
+        core::Source src = parts[i].front().source;
+        const std::size_t first = ev.observations.size();
+        std::uint64_t lineBase = 0;
+        std::map<std::string, int> pidRank;
+        for (const auto& part : parts[i])
+            pidRank.insert(part.pidRank.begin(), part.pidRank.end());
+        for (std::size_t p = 0; p < parts[i].size(); ++p) {
+            FileParse& part = parts[i][p];
+            if (p > 0) {
+                src.lines += part.source.lines;
+                src.skipped += part.source.skipped;
+                if (part.source.status != CoverageStatus::Ok)
+                    src.status = part.source.status;
+                for (auto d : part.source.warnings) {
+                    if (d.where.line > 0)
+                        d.where.line += lineBase;
+                    src.warnings.push_back(std::move(d));
+                }
+            }
+            for (const auto& [idx, key] : part.pendingPidRank)
+                if (auto it = pidRank.find(key); it != pidRank.end())
+                    part.observations[idx].rank = it->second;
+            std::vector<core::NodeId> remap(part.nodes.size());
+            for (core::NodeId k = 0; k < part.nodes.size(); ++k)
+                remap[k] = ev.nodes.intern(part.nodes.name(k));
+            for (auto o : part.observations) {
+                o.where.source = sourceIndex;
+                o.where.line += lineBase;
+                if (o.node != core::kNoNode)
+                    o.node = remap[o.node];
+                ev.observations.push_back(o);
+            }
+            for (auto& m : part.metrics) {
+                m.where.source = sourceIndex;
+                if (m.node != core::kNoNode)
+                    m.node = remap[m.node];
+                ev.metrics.push_back(std::move(m));
+            }
+            lineBase += part.source.lines;
+            ev.keepAlive.push_back(part.arena);
+            part.observations = {};
+        }
+        const FileParse& head = parts[i].front();
+        if (!head.hostName.empty())
+            src.host = ev.nodes.intern(head.hostName);
+        src.zone = head.zone;
+        src.zoneAssumed = !head.zoneFromManifest;
         // Inferred times: a record without its own time sits between its timed neighbours.
         std::int64_t prev = INT64_MIN;
         std::vector<std::size_t> pending;
         auto settle = [&](std::int64_t nextTime) {
             for (std::size_t k : pending) {
-                auto& o = fp.observations[k];
+                auto& o = ev.observations[k];
                 if (prev == INT64_MIN && nextTime == INT64_MIN)
                     continue;
                 o.timeNs = prev != INT64_MIN ? prev : nextTime;
@@ -384,8 +490,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             pending.clear();
         };
         bool anyZoneless = false;
-        for (std::size_t k = 0; k < fp.observations.size(); ++k) {
-            auto& o = fp.observations[k];
+        for (std::size_t k = first; k < ev.observations.size(); ++k) {
+            auto& o = ev.observations[k];
             if (o.timeNs == INT64_MIN) {
                 pending.push_back(k);
                 continue;
@@ -393,40 +499,28 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             anyZoneless = anyZoneless || o.quality == core::TimeQuality::AssumedZone;
             settle(o.timeNs);
             prev = std::max(prev, o.timeNs);
+            src.firstTimeNs = src.firstTimeNs == INT64_MIN ? o.timeNs : std::min(src.firstTimeNs, o.timeNs);
+            src.lastTimeNs = std::max(src.lastTimeNs, o.timeNs);
         }
         settle(INT64_MIN);
         if (!anyZoneless) {
-            fp.source.zone.clear();
-            fp.source.zoneAssumed = false;
-        } else if (fp.source.zoneAssumed) {
-            fp.warn(0, 0, "zone-assumed",
-                "times without a zone are read as UTC: the manifest gives no tz for this file or its host");
+            src.zone.clear();
+            src.zoneAssumed = false;
+        } else if (src.zoneAssumed) {
+            core::Diagnostic d;
+            d.severity = core::Severity::Warning;
+            d.code = "zone-assumed";
+            d.message = "times without a zone are read as UTC: the manifest gives no tz for this file or its host";
+            d.where.file = src.path;
+            src.warnings.push_back(std::move(d));
         }
-        for (auto& o : fp.observations) {
-            o.where.source = sourceIndex;
-            if (o.node != core::kNoNode)
-                o.node = remap[o.node];
-            if (o.timeNs != INT64_MIN) {
-                fp.source.firstTimeNs =
-                    fp.source.firstTimeNs == INT64_MIN ? o.timeNs : std::min(fp.source.firstTimeNs, o.timeNs);
-                fp.source.lastTimeNs = std::max(fp.source.lastTimeNs, o.timeNs);
-            }
-        }
-        for (auto& m : fp.metrics) {
-            m.where.source = sourceIndex;
-            if (m.node != core::kNoNode)
-                m.node = remap[m.node];
-        }
-        if (!fp.observations.empty())
-            fp.source.records = fp.observations.size();
-        if (fp.source.status == CoverageStatus::Ok && fp.source.records == 0)
-            fp.source.status = CoverageStatus::Empty;
-        ev.observations.insert(ev.observations.end(), fp.observations.begin(), fp.observations.end());
-        std::move(fp.metrics.begin(), fp.metrics.end(), std::back_inserter(ev.metrics));
-        if (fp.file)
-            ev.keepAlive.push_back(fp.file);
-        ev.keepAlive.push_back(fp.arena);
-        ev.sources.push_back(std::move(fp.source));
+        if (ev.observations.size() > first)
+            src.records = ev.observations.size() - first;
+        if (src.status == CoverageStatus::Ok && src.records == 0)
+            src.status = CoverageStatus::Empty;
+        if (head.file)
+            ev.keepAlive.push_back(head.file);
+        ev.sources.push_back(std::move(src));
     }
     return ev;
 }

@@ -153,8 +153,17 @@ void FileParse::warn(std::uint64_t line, std::uint64_t offset, std::string code,
     d.message = std::move(message);
     d.where.file = source.path;
     d.where.line = line;
-    d.where.byteOffset = offset;
+    d.where.byteOffset = offset + baseOffset;
     source.warnings.push_back(std::move(d));
+}
+
+core::NodeId FileParse::internHost(std::string_view name)
+{
+    if (m_lastHostId == core::kNoNode || name != m_lastHost) {
+        m_lastHost.assign(name);
+        m_lastHostId = nodes.intern(name);
+    }
+    return m_lastHostId;
 }
 
 Observation& FileParse::add(std::string_view text, std::uint64_t line, std::uint64_t offset, std::size_t length)
@@ -168,10 +177,13 @@ Observation& FileParse::add(std::string_view text, std::uint64_t line, std::uint
     o.text = text;
     o.kind = source.kind;
     o.where.line = line;
-    o.where.byteOffset = offset;
+    o.where.byteOffset = offset + baseOffset;
     o.where.length = static_cast<std::uint32_t>(std::min<std::size_t>(length, UINT32_MAX));
-    if (!hostName.empty())
-        o.node = nodes.intern(hostName);
+    if (!hostName.empty()) {
+        if (m_fileHostId == core::kNoNode)
+            m_fileHostId = nodes.intern(hostName);
+        o.node = m_fileHostId;
+    }
     observations.push_back(o);
     return observations.back();
 }
@@ -182,10 +194,8 @@ Observation& FileParse::add(std::string_view text, std::uint64_t line, std::uint
 void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
 {
     std::vector<std::string> header;
-    bool truncated = false;
     std::string bestJob;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         std::vector<std::string_view> cols;
@@ -253,8 +263,6 @@ void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
         }
         return true;
     });
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,9 +270,7 @@ void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
 
 void parseSlurmDaemonLog(FileParse& fp, const BundleContext&)
 {
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         CivilTime t;
@@ -284,8 +290,6 @@ void parseSlurmDaemonLog(FileParse& fp, const BundleContext&)
         fp.resolve(t, o);
         return true;
     });
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -294,10 +298,8 @@ void parseSlurmDaemonLog(FileParse& fp, const BundleContext&)
 
 void parseDmesg(FileParse& fp, const BundleContext&)
 {
-    bool truncated = false;
     bool warnedBoot = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         std::string_view rest = line;
@@ -382,16 +384,12 @@ void parseDmesg(FileParse& fp, const BundleContext&)
     });
     if (fp.bootNs != INT64_MIN)
         fp.source.formatReason += "; monotonic stamps placed with the manifest's boot_time";
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 // syslog / journal text: "2026-11-02T10:15:01.123456+00:00 host ident[pid]: msg" or "Nov  2 10:15:01 host ident: msg"
 void parseSyslog(FileParse& fp, const BundleContext& ctx)
 {
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         CivilTime t;
@@ -413,7 +411,7 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
             ident = ident.substr(0, br);
         Observation& o = fp.add(msg, no, off, line.size());
         if (!host.empty())
-            o.node = fp.nodes.intern(host);
+            o.node = fp.internHost(host);
         o.kind = ident == "kernel"                                                 ? SourceKind::Kernel
             : ident == "nv-fabricmanager"                                          ? SourceKind::FabricManager
             : (ident == "slurmd" || ident == "slurmctld" || ident == "slurmstepd") ? SourceKind::Scheduler
@@ -421,16 +419,12 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
         fp.resolve(t, o);
         return true;
     });
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 // Fabric Manager (§6.4): "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] message", local time, 1 s.
 void parseFabricManager(FileParse& fp, const BundleContext&)
 {
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         CivilTime t;
@@ -459,15 +453,11 @@ void parseFabricManager(FileParse& fp, const BundleContext&)
         fp.resolve(t, o);
         return true;
     });
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 void parseGenericText(FileParse& fp, const BundleContext& ctx)
 {
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
         CivilTime t;
@@ -479,8 +469,6 @@ void parseGenericText(FileParse& fp, const BundleContext& ctx)
             fp.resolve(t, o);
         return true;
     });
-    if (truncated)
-        fp.source.status = core::CoverageStatus::Truncated;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -542,7 +530,7 @@ void AppLogLineReader::read(
     o.rank = rank;
     if (task >= 0 && static_cast<std::size_t>(task) < m_ctx.scopeNodes.size()
         && (m_ctx.ranksPerNode == 0 || m_ctx.scopeNodes.size() > 0))
-        o.node = m_fp.nodes.intern(m_ctx.scopeNodes[static_cast<std::size_t>(task)]);
+        o.node = m_fp.internHost(m_ctx.scopeNodes[static_cast<std::size_t>(task)]);
 
     std::string_view r = s;
     CivilTime t;
@@ -566,10 +554,11 @@ void AppLogLineReader::read(
                 while (tidEnd < r.size() && isDigit(r[tidEnd]))
                     ++tidEnd;
                 if (tidEnd > pidEnd + 1 && tidEnd + 2 < r.size() && r[tidEnd] == ' ' && r[tidEnd + 1] == '[') {
-                    const std::string host(r.substr(0, c1));
-                    o.node = m_fp.nodes.intern(host);
-                    const std::string key =
-                        core::NodeTable::normalise(host) + ":" + std::string(r.substr(p, pidEnd - p));
+                    const std::string_view host = r.substr(0, c1);
+                    o.node = m_fp.internHost(host);
+                    m_key = m_fp.nodes.name(o.node);
+                    m_key += ':';
+                    m_key.append(r.substr(p, pidEnd - p));
                     const auto devEnd = r.find(']', tidEnd);
                     if (devEnd != std::string_view::npos)
                         std::from_chars(r.data() + tidEnd + 2, r.data() + devEnd, o.gpu);
@@ -579,11 +568,14 @@ void AppLogLineReader::read(
                         int v = -1;
                         const char* b = r.data() + rk + 6;
                         if (std::from_chars(b, r.data() + r.size(), v).ec == std::errc())
-                            m_pidRank[key] = v;
+                            m_fp.pidRank.emplace(m_key, v);
                     }
-                    if (o.rank < 0)
-                        if (auto it = m_pidRank.find(key); it != m_pidRank.end())
+                    if (o.rank < 0) {
+                        if (auto it = m_fp.pidRank.find(m_key); it != m_fp.pidRank.end())
                             o.rank = it->second;
+                        else
+                            m_fp.pendingPidRank.emplace_back(m_fp.observations.size() - 1, m_key);
+                    }
                 }
             }
         }
@@ -625,23 +617,15 @@ void AppLogLineReader::read(
 void parseJobLog(FileParse& fp, const BundleContext& ctx)
 {
     AppLogLineReader reader(fp, ctx);
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         // tqdm and friends redraw with '\r': keep the last state of the line.
-        if (const auto cr = line.rfind('\r'); cr != std::string_view::npos)
-            line = line.substr(cr + 1);
+        if (line.find('\r') != std::string_view::npos)
+            line = line.substr(line.rfind('\r') + 1);
         if (trim(line).empty())
             return true;
         reader.read(line, no, off, line.size());
-        if (ctx.cancel && (no & 0xffff) == 0 && ctx.cancel->load())
-            return false;
         return true;
     });
-    if (truncated) {
-        fp.source.status = core::CoverageStatus::Truncated;
-        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-line (collector cut it short?)");
-    }
 }
 
 } // namespace faultline::importers

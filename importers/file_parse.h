@@ -9,6 +9,7 @@
 #include "importers/mapped_file.h"
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,6 +43,9 @@ struct BundleContext
 struct FileParse
 {
     core::Source source;
+    std::string_view data; ///< the bytes this parse covers: the whole file, or one chunk of a large file
+    std::uint64_t baseOffset = 0; ///< offset of `data` in the file
+    bool lastChunk = true; ///< only the last chunk can report a truncated file
     std::string absPath;
     std::string hostName; ///< host the file belongs to, "" for multi-host files
     std::string zone = "UTC"; ///< zone for zone-less times
@@ -54,12 +58,32 @@ struct FileParse
     std::vector<core::MetricSeries> metrics;
     core::NodeTable nodes;
     SchedulerFacts facts;
+    const std::atomic_bool* cancel = nullptr;
+    /// NCCL "host:pid" → global rank from init lines, and records whose rank waits for an init line that may sit
+    /// in another chunk; resolved when the chunks are merged.
+    std::map<std::string, int> pidRank;
+    std::vector<std::pair<std::size_t, std::string>> pendingPidRank;
 
+private:
+    std::string m_lastHost;
+    core::NodeId m_lastHostId = core::kNoNode;
+    core::NodeId m_fileHostId = core::kNoNode;
+
+public:
     /// Converts a civil time read from this file: explicit offsets are exact, others use the file's zone.
     void resolve(const core::CivilTime& t, core::Observation& o);
     void warn(std::uint64_t line, std::uint64_t offset, std::string code, std::string message);
-    /// Observation for a record at [offset, offset+length) starting on `line`, with this file's host and kind.
+    /// Interns a host name, remembering the last one (records of one file mostly name the same host).
+    core::NodeId internHost(std::string_view name);
+
+    /// Observation for a record at [offset, offset+length) of `data` starting on `line`, with this file's host
+    /// and kind.
     core::Observation& add(std::string_view text, std::uint64_t line, std::uint64_t offset, std::size_t length);
+
+    /// Runs fn(line, lineNo, offset) over every line of `data` (offsets relative to `data`); counts lines,
+    /// reserves the observations, polls cancellation and flags a last line without a newline as truncation.
+    /// fn returns false to stop early.
+    template <class Fn> void eachLine(Fn&& fn);
 };
 
 /// Calls fn(line, lineNo, offset) for every line (without "\n" or "\r\n"); sets `truncated` when the last line
@@ -84,7 +108,28 @@ template <class Fn> void forEachLine(std::string_view buf, bool& truncated, Fn&&
     }
 }
 
-// Format parsers (each fills `fp` from fp.file).
+template <class Fn> void FileParse::eachLine(Fn&& fn)
+{
+    std::size_t newlines = 0;
+    for (const char* p = data.data();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(data.data() + data.size() - p))));
+         ++p)
+        ++newlines;
+    observations.reserve(observations.size() + newlines + 1);
+    bool truncated = false;
+    forEachLine(data, truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        ++source.lines;
+        if (cancel && (no & 0xffff) == 0 && cancel->load())
+            return false;
+        return fn(line, no, off);
+    });
+    if (truncated && lastChunk) {
+        source.status = core::CoverageStatus::Truncated;
+        warn(source.lines, data.size(), "truncated", "file ends mid-line (the collector may have cut it short)");
+    }
+}
+
+// Format parsers (each fills `fp` from fp.data).
 void parseSacctParsable(FileParse& fp, const BundleContext& ctx);
 void parseSlurmDaemonLog(FileParse& fp, const BundleContext& ctx);
 void parseJobLog(FileParse& fp, const BundleContext& ctx);
@@ -113,7 +158,7 @@ public:
 private:
     FileParse& m_fp;
     const BundleContext& m_ctx;
-    std::map<std::string, int> m_pidRank; ///< "host:pid" → global rank, from NCCL init lines
+    std::string m_key; ///< scratch for "host:pid"
 };
 
 } // namespace faultline::importers

@@ -68,9 +68,7 @@ std::string jsonError(simdjson::error_code e)
 void parseJournalJson(FileParse& fp, const BundleContext&)
 {
     dom::parser parser;
-    bool truncated = false;
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (line.empty())
             return true;
         dom::element doc;
@@ -96,7 +94,7 @@ void parseJournalJson(FileParse& fp, const BundleContext&)
         }
         Observation& o = fp.add(fp.arena->store(message), no, off, line.size());
         if (getString(doc, "_HOSTNAME", sv) && !sv.empty())
-            o.node = fp.nodes.intern(sv);
+            o.node = fp.internHost(sv);
         std::string_view ident;
         getString(doc, "SYSLOG_IDENTIFIER", ident);
         std::string_view transport;
@@ -118,20 +116,14 @@ void parseJournalJson(FileParse& fp, const BundleContext&)
             fp.warn(no, off, "journal-no-time", "journal record has no valid __REALTIME_TIMESTAMP; time is inferred");
         return true;
     });
-    if (truncated) {
-        fp.source.status = core::CoverageStatus::Truncated;
-        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-record (collector cut it short?)");
-    }
 }
 
 void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
 {
     dom::parser parser;
     AppLogLineReader app(fp, ctx);
-    bool truncated = false;
     // Loki streams of kernel logs vs job logs: decided by labels (manifest common labels, then per-line labels).
-    forEachLine(fp.file->bytes(), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        ++fp.source.lines;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (line.empty())
             return true;
         if (line.find("Common labels:") != std::string_view::npos && line.front() != '{')
@@ -165,7 +157,7 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
             Observation& o = fp.add(stored, no, off, line.size());
             o.kind = SourceKind::Kernel;
             if (auto h = labels.find("host"); h != labels.end())
-                o.node = fp.nodes.intern(h->second);
+                o.node = fp.internHost(h->second);
             o.timeNs = fallback;
             o.quality = fallback == INT64_MIN ? TimeQuality::Missing : TimeQuality::Exact;
         } else {
@@ -176,10 +168,6 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
         }
         return true;
     });
-    if (truncated) {
-        fp.source.status = core::CoverageStatus::Truncated;
-        fp.warn(fp.source.lines, 0, "truncated", "file ends mid-record (collector cut it short?)");
-    }
 }
 
 void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
@@ -240,7 +228,7 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                 Observation& o = fp.add(stored, lines.lineAt(at), at, needle.size() + text.size());
                 o.kind = SourceKind::Kernel;
                 if (auto h = labels.find("host"); h != labels.end())
-                    o.node = fp.nodes.intern(h->second);
+                    o.node = fp.internHost(h->second);
                 if (ok) {
                     o.timeNs = ns;
                     o.quality = TimeQuality::Exact;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -31,7 +32,7 @@ constexpr int kExitNoEvidence = 4;
 const char* kHelp = R"(usage: faultline-cli <command> [options]
 
 commands:
-  analyze BUNDLE... [--json] [--rules DIR] [--job ID] [--window FROM..TO] [--threads N] [--color]
+  analyze BUNDLE... [--json] [--rules DIR] [--job ID] [--window FROM..TO] [--threads N] [--color] [--timings]
       Import the evidence bundle(s) (directories or files), run the rule catalog and print the verdict:
       readable text (default) or JSON (schema: resources/schema/verdict.schema.json).
       --window takes RFC 3339 times, e.g. 2026-11-02T10:00:00Z..2026-11-02T10:30:00Z.
@@ -80,6 +81,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
 {
     std::vector<std::string> bundles;
     bool json = false;
+    bool timings = false;
     bool color = isatty(1) && !std::getenv("NO_COLOR");
     std::string rules;
     importers::LoadOptions load;
@@ -95,6 +97,8 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         };
         if (a == "--json")
             json = true;
+        else if (a == "--timings")
+            timings = true;
         else if (a == "--color")
             color = true;
         else if (a == "--no-color")
@@ -137,7 +141,9 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     auto catalog = loadCatalog(rules.empty() ? app::defaultRulesDir(argv0) : rules);
     if (!catalog)
         return kExitCatalog;
+    const auto t0 = std::chrono::steady_clock::now();
     core::EvidenceSet evidence = importers::loadBundle(bundles, load);
+    const auto t1 = std::chrono::steady_clock::now();
     if (evidence.sources.empty()) {
         for (const auto& d : evidence.diagnostics)
             std::cerr << d.format() << '\n';
@@ -145,6 +151,12 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         return kExitNoEvidence;
     }
     const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (timings) {
+        auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+        std::cerr << "timings: import " << ms(t1 - t0) << " ms (" << evidence.observations.size()
+                  << " records), analyze " << ms(t2 - t1) << " ms (" << verdict.events.size() << " events)\n";
+    }
     if (json) {
         std::cout << core::verdictToJson(verdict, evidence);
     } else {

@@ -18,12 +18,12 @@
 
 namespace faultline::core {
 
-enum class SourceKind { Scheduler, AppLog, Kernel, Metrics, FabricManager, Kubernetes, Other };
+enum class SourceKind : std::uint8_t { Scheduler, AppLog, Kernel, Metrics, FabricManager, Kubernetes, Other };
 const char* sourceKindName(SourceKind k);
 bool sourceKindFromName(std::string_view name, SourceKind& out);
 
 /// How an observation's time was obtained.
-enum class TimeQuality {
+enum class TimeQuality : std::uint8_t {
     Exact, ///< absolute time with zone, or epoch
     AssumedZone, ///< wall clock without zone, converted with a zone from the manifest or a default
     Inferred, ///< no time on the record; placed between its neighbours
@@ -36,9 +36,9 @@ inline constexpr NodeId kNoNode = 0xffffffffu;
 
 struct Provenance
 {
-    std::uint32_t source = 0;
     std::uint64_t line = 0; ///< 1-based line of the record's first byte
     std::uint64_t byteOffset = 0; ///< offset of the record's first byte in the source file
+    std::uint32_t source = 0;
     std::uint32_t length = 0; ///< bytes of the record in the source file
 };
 

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -650,16 +651,13 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
                 if (item.empty())
                     continue;
                 const auto at = item.find('@');
-                auto when = at == std::string::npos ? std::nullopt : parseDurationNs(item.substr(at + 1));
+                const auto when = at == std::string::npos ? std::nullopt : parseDurationNs(item.substr(at + 1));
                 double value = 0;
-                try {
-                    value = std::stod(item.substr(0, at));
-                } catch (const std::exception&) {
-                    when = std::nullopt;
-                }
-                if (!when)
+                const std::string number = item.substr(0, at);
+                const auto parsed = std::from_chars(number.data(), number.data() + number.size(), value);
+                if (!when || parsed.ec != std::errc() || parsed.ptr != number.data() + number.size())
                     fail(t["samples"], "bad-samples", "sample '" + item + "' is not VALUE@OFFSET (e.g. 640@30s)");
-                mt.samples.emplace_back(*when, value);
+                mt.samples.emplace_back(when.value_or(0), value);
             }
             const YAML::Node ex = t["expect"];
             if (!ex.IsDefined())

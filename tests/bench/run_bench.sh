@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Benchmark: faultline-cli analyze on a generated ~250 MB, 16-node bundle, next to ripgrep running the catalog's
+# patterns over the same files in the same run. Reports MB/s, lines/s and peak RSS.
+# usage: tests/bench/run_bench.sh [BUILD_DIR=build/release] [SIZE_MB=250]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+build=${1:-$src/build/release}
+size=${2:-250}
+work=${BENCH_DIR:-$src/tests/bench/out}
+bundle=$work/bundle-$size
+cli=$build/app/faultline-cli
+[ -x "$cli" ] || { echo "build $cli first (cmake --preset release && cmake --build --preset release)" >&2; exit 2; }
+mkdir -p "$work"
+[ -d "$bundle" ] || /usr/bin/python3 "$here/generate_bundle.py" "$bundle" "$size" > /dev/null
+bytes=$(find "$bundle" -type f ! -name faultline.yaml -printf '%s\n' | awk '{s+=$1} END {print s}')
+lines=$(find "$bundle" -type f ! -name faultline.yaml -exec cat {} + | wc -l)
+mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
+
+# The catalog's extractor patterns, one per line, for rg (RE2 and Rust regex agree on this syntax).
+/usr/bin/python3 - "$src/rules/packs" > "$work/patterns.txt" <<'PY'
+import pathlib, re, sys, yaml
+for p in sorted(pathlib.Path(sys.argv[1]).glob("*.yaml")):
+    for r in (yaml.safe_load(p.read_text()) or {}).get("extractors", []) or []:
+        # rg joins all patterns into one regex, where repeated group names are an error: drop the names.
+        print(re.sub(r"\(\?P<\w+>", "(", r["pattern"]))
+PY
+npat=$(wc -l < "$work/patterns.txt")
+cat "$bundle"/*/* "$bundle"/nodes/*/* > /dev/null 2>&1 || true  # warm the page cache for both tools
+
+best() { sort -n | head -1; }
+time_of() { # prints wall seconds and peak RSS (KiB) of a command, best of 3
+  local t rss out
+  for _ in 1 2 3; do
+    out=$( { /usr/bin/time -f '%e %M' "$@" > /dev/null; } 2>&1 | tail -1 )
+    echo "$out"
+  done | sort -n | head -1
+}
+read -r fl_s fl_rss < <(time_of "$cli" analyze "$bundle" --json)
+read -r fl1_s fl1_rss < <(time_of "$cli" analyze "$bundle" --json --threads 1)
+read -r rg_s rg_rss < <(time_of rg --no-filename --count-matches -f "$work/patterns.txt" "$bundle")
+rate() { awk -v n="$1" -v s="$2" 'BEGIN {printf "%.0f", n / (s > 0 ? s : 0.001)}'; }
+ratio=$(awk -v a="$fl_s" -v b="$rg_s" 'BEGIN {printf "%.2f", a / (b > 0 ? b : 0.001)}')
+verdict=$("$cli" analyze "$bundle" --json | /usr/bin/python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["outcome"], v["cause"]["type"] if v["cause"] else "-", (v["cause"] or {}).get("node"))')
+cat <<OUT
+bundle: $bundle ($mb MiB, $lines lines, 16 nodes, $(find "$bundle" -type f | wc -l) files); $npat catalog patterns
+verdict: $verdict
+| tool | wall s | MiB/s | lines/s | peak RSS MiB |
+|---|---|---|---|---|
+| faultline-cli analyze (all cores) | $fl_s | $(rate "$mb" "$fl_s") | $(rate "$lines" "$fl_s") | $((fl_rss / 1024)) |
+| faultline-cli analyze --threads 1 | $fl1_s | $(rate "$mb" "$fl1_s") | $(rate "$lines" "$fl1_s") | $((fl1_rss / 1024)) |
+| rg -f patterns (all cores) | $rg_s | $(rate "$mb" "$rg_s") | $(rate "$lines" "$rg_s") | $((rg_rss / 1024)) |
+analyze / rg time: ${ratio}x (goal <= 1.5x)
+OUT

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace faultline::importers {
 
@@ -97,16 +98,31 @@ std::size_t parseMonthDayTime(std::string_view s, bool withYear, int defaultYear
 /// glog/c10 header time "1102 10:15:06.211734912" (MMDD HH:MM:SS.frac), no year.
 std::size_t parseGlogTime(std::string_view s, int year, CivilTime& t)
 {
+    // "MMDD HH:MM:SS.frac" in a fixed-size buffer: no allocation on this per-line path.
     if (s.size() < 13 || !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) || !isDigit(s[3]) || s[4] != ' ')
         return 0;
-    std::string iso =
-        std::to_string(year) + "-" + std::string(s.substr(0, 2)) + "-" + std::string(s.substr(2, 2)) + "T";
     std::size_t e = 5;
     while (e < s.size() && (isDigit(s[e]) || s[e] == ':' || s[e] == '.'))
         ++e;
-    iso += std::string(s.substr(5, e - 5));
+    char iso[48];
+    const std::size_t clock = e - 5;
+    if (clock + 11 > sizeof iso || year < 0 || year > 9999)
+        return 0;
+    iso[0] = static_cast<char>('0' + year / 1000);
+    iso[1] = static_cast<char>('0' + year / 100 % 10);
+    iso[2] = static_cast<char>('0' + year / 10 % 10);
+    iso[3] = static_cast<char>('0' + year % 10);
+    iso[4] = '-';
+    iso[5] = s[0];
+    iso[6] = s[1];
+    iso[7] = '-';
+    iso[8] = s[2];
+    iso[9] = s[3];
+    iso[10] = 'T';
+    std::memcpy(iso + 11, s.data() + 5, clock);
+    const std::string_view text(iso, 11 + clock);
     CivilTime tmp;
-    if (core::parseIsoTime(iso, tmp) != iso.size())
+    if (core::parseIsoTime(text, tmp) != text.size())
         return 0;
     t = tmp;
     return e;

@@ -111,9 +111,9 @@ template <class Fn> void forEachLine(std::string_view buf, bool& truncated, Fn&&
 template <class Fn> void FileParse::eachLine(Fn&& fn)
 {
     std::size_t newlines = 0;
+    const char* end = data.data() + data.size();
     for (const char* p = data.data();
-         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(data.data() + data.size() - p))));
-         ++p)
+         !data.empty() && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
         ++newlines;
     observations.reserve(observations.size() + newlines + 1);
     bool truncated = false;

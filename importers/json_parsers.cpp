@@ -76,23 +76,26 @@ void parseJournalJson(FileParse& fp, const BundleContext&)
             fp.warn(no, off, "json-malformed", "journal record is not valid JSON (" + jsonError(err) + "); skipped");
             return true;
         }
-        std::string message;
+        // A valid UTF-8 MESSAGE is stored straight into the arena; only the byte-array form needs a buffer.
         std::string_view sv;
+        std::string_view stored;
         dom::array bytes;
         if (getString(doc, "MESSAGE", sv)) {
-            message.assign(sv);
+            stored = fp.arena->store(sv);
         } else if (doc["MESSAGE"].get(bytes) == SUCCESS) {
             // journald stores non-UTF-8 messages as an array of byte values.
+            std::string message;
             for (auto b : bytes) {
                 std::uint64_t v = 0;
                 if (b.get(v) == SUCCESS)
                     message += static_cast<char>(static_cast<unsigned char>(v));
             }
+            stored = fp.arena->store(message);
         } else {
             fp.warn(no, off, "journal-no-message", "journal record has no MESSAGE; skipped");
             return true;
         }
-        Observation& o = fp.add(fp.arena->store(message), no, off, line.size());
+        Observation& o = fp.add(stored, no, off, line.size());
         if (getString(doc, "_HOSTNAME", sv) && !sv.empty())
             o.node = fp.internHost(sv);
         std::string_view ident;

@@ -244,7 +244,7 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
         return s;
     };
     auto who = [&](const Event& e) {
-        std::string s = e.node == kNoNode ? std::string("?") : v.nodes.name(e.node);
+        std::string s = e.node == kNoNode ? std::string("job-level") : v.nodes.name(e.node);
         if (!e.gpu.empty())
             s += " gpu " + e.gpu;
         if (e.rank >= 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "importers/bundle_loader.h"
 
+#include "core/util/huge_pages.h"
 #include "importers/file_parse.h"
 #include "importers/hostlist.h"
 #include "importers/manifest.h"
@@ -423,6 +424,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         for (const auto& part : ps)
             total += part.observations.size();
     ev.observations.reserve(total);
+    core::adviseHugePages(ev.observations.data(), total * sizeof(core::Observation));
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (parts[i].empty())
             continue;

@@ -5,6 +5,7 @@
 
 #include "core/model/evidence.h"
 #include "core/time/civil_time.h"
+#include "core/util/huge_pages.h"
 #include "importers/manifest.h"
 #include "importers/mapped_file.h"
 
@@ -113,6 +114,7 @@ template <class Fn> void FileParse::eachLine(Fn&& fn)
     // Reserve generously instead of counting lines first: untouched reserved pages cost no memory, and a second
     // pass over the bytes costs time.
     observations.reserve(observations.size() + data.size() / 24 + 16);
+    core::adviseHugePages(observations.data(), observations.capacity() * sizeof(core::Observation));
     bool truncated = false;
     forEachLine(data, truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         ++source.lines;

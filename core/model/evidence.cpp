@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/model/evidence.h"
 
+#include "core/util/huge_pages.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -112,8 +114,9 @@ std::string_view TextArena::store(std::string_view s)
     if (s.empty())
         return {};
     if (m_used + s.size() > m_capacity) {
-        m_capacity = std::max<std::size_t>(1 << 20, s.size());
-        m_blocks.push_back(std::make_unique<char[]>(m_capacity));
+        m_capacity = std::max<std::size_t>(8u << 20, s.size());
+        m_blocks.push_back(std::unique_ptr<char[]>(new char[m_capacity])); // uninitialised: written once, in order
+        adviseHugePages(m_blocks.back().get(), m_capacity);
         m_used = 0;
     }
     char* dst = m_blocks.back().get() + m_used;

@@ -147,46 +147,78 @@ void Extraction::emit(
     out.push_back(std::move(raw));
 }
 
+void Extraction::runOne(
+    std::span<const Observation> records, std::size_t i, ExtractionScratch& scratch, std::vector<RawEvent>& out) const
+{
+    const auto& rules = m_catalog.extractors();
+    const Observation& obs = records[i];
+    const PrefilterSet* set = m_catalog.prefilterFor(obs.kind);
+    if (!set || obs.text.empty())
+        return;
+    scratch.hits.clear();
+    RE2::Set::ErrorInfo info {};
+    const bool any = set->set.Match(re2::StringPiece(obs.text.data(), obs.text.size()), &scratch.hits, &info);
+    const auto& idx = m_catalog.extractorsFor(obs.kind);
+    if (!any) {
+        if (info.kind != RE2::Set::kOutOfMemory)
+            return;
+        // The set's DFA ran out of memory on this record: fall back to trying every rule.
+        scratch.hits.resize(idx.size());
+        for (std::size_t k = 0; k < idx.size(); ++k)
+            scratch.hits[k] = static_cast<int>(k);
+    }
+    std::sort(scratch.hits.begin(), scratch.hits.end());
+    const std::size_t first = out.size();
+    for (int h : scratch.hits)
+        emit(records, i, rules[idx[static_cast<std::size_t>(h)]], out);
+    if (out.size() - first > 1) {
+        // A more specific rule replaces the generic one on the same record (nvlink5 over generic Xid).
+        std::vector<std::string> superseded;
+        for (std::size_t k = first; k < out.size(); ++k)
+            for (const auto& r : rules)
+                if (r.id == out[k].event.ruleId)
+                    superseded.insert(superseded.end(), r.supersedes.begin(), r.supersedes.end());
+        if (!superseded.empty())
+            out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                          [&](const RawEvent& r) {
+                              return std::find(superseded.begin(), superseded.end(), r.event.ruleId)
+                                  != superseded.end();
+                          }),
+                out.end());
+    }
+}
+
 void Extraction::run(std::span<const Observation> records, std::size_t begin, std::size_t end,
     ExtractionScratch& scratch, std::vector<RawEvent>& out) const
 {
-    const auto& rules = m_catalog.extractors();
-    for (std::size_t i = begin; i < end; ++i) {
-        const Observation& obs = records[i];
-        const PrefilterSet* set = m_catalog.prefilterFor(obs.kind);
-        if (!set || obs.text.empty())
-            continue;
-        scratch.hits.clear();
-        RE2::Set::ErrorInfo info {};
-        const bool any = set->set.Match(re2::StringPiece(obs.text.data(), obs.text.size()), &scratch.hits, &info);
-        const auto& idx = m_catalog.extractorsFor(obs.kind);
-        if (!any) {
-            if (info.kind != RE2::Set::kOutOfMemory)
+    constexpr std::size_t kBatch = 64;
+    for (std::size_t i = begin; i < end;) {
+        // Gather a run of single-line records of one kind; multi-line records are matched on their own.
+        const SourceKind kind = records[i].kind;
+        const PrefilterSet* set = m_catalog.prefilterFor(kind);
+        std::size_t j = i;
+        if (m_batching && set) {
+            scratch.batch.clear();
+            while (j < end && j - i < kBatch && records[j].kind == kind
+                && records[j].text.find('\n') == std::string_view::npos) {
+                scratch.batch.append(records[j].text);
+                scratch.batch.push_back('\n');
+                ++j;
+            }
+        }
+        if (j - i >= 2) {
+            scratch.hits.clear();
+            RE2::Set::ErrorInfo info {};
+            if (!set->batch.Match(scratch.batch, &scratch.hits, &info) && info.kind != RE2::Set::kOutOfMemory) {
+                i = j; // nothing in the whole run can match
                 continue;
-            // The set's DFA ran out of memory on this record: fall back to trying every rule.
-            scratch.hits.resize(idx.size());
-            for (std::size_t k = 0; k < idx.size(); ++k)
-                scratch.hits[k] = static_cast<int>(k);
+            }
+            for (; i < j; ++i)
+                runOne(records, i, scratch, out);
+            continue;
         }
-        std::sort(scratch.hits.begin(), scratch.hits.end());
-        const std::size_t first = out.size();
-        for (int h : scratch.hits)
-            emit(records, i, rules[idx[static_cast<std::size_t>(h)]], out);
-        if (out.size() - first > 1) {
-            // A more specific rule replaces the generic one on the same record (nvlink5 over generic Xid).
-            std::vector<std::string> superseded;
-            for (std::size_t k = first; k < out.size(); ++k)
-                for (const auto& r : rules)
-                    if (r.id == out[k].event.ruleId)
-                        superseded.insert(superseded.end(), r.supersedes.begin(), r.supersedes.end());
-            if (!superseded.empty())
-                out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                              [&](const RawEvent& r) {
-                                  return std::find(superseded.begin(), superseded.end(), r.event.ruleId)
-                                      != superseded.end();
-                              }),
-                    out.end());
-        }
+        runOne(records, i, scratch, out);
+        ++i;
     }
 }
 

@@ -23,7 +23,7 @@ struct RawEvent
 struct ExtractionScratch
 {
     std::vector<int> hits;
-    std::vector<std::size_t> matched;
+    std::string batch; ///< records joined by '\n' for the batch prefilter
 };
 
 class Extraction
@@ -42,6 +42,10 @@ public:
     /// whatever the thread count.
     std::vector<RawEvent> runAll(std::span<const Observation> records, unsigned threads) const;
 
+    /// Batching lets one prefilter call rule out many records at once (on by default); off, every record is
+    /// matched on its own. Both give the same events; tests compare them.
+    void setBatching(bool on) { m_batching = on; }
+
     /// Evaluates the metric rules over every series.
     std::vector<RawEvent> runMetrics(std::span<const MetricSeries> series) const;
 
@@ -49,7 +53,11 @@ private:
     void emit(std::span<const Observation> records, std::size_t i, const ExtractorRule& rule,
         std::vector<RawEvent>& out) const;
 
+    void runOne(std::span<const Observation> records, std::size_t i, ExtractionScratch& scratch,
+        std::vector<RawEvent>& out) const;
+
     const RuleCatalog& m_catalog;
+    bool m_batching = true;
 };
 
 } // namespace faultline::core

@@ -10,10 +10,16 @@ namespace faultline::core {
 
 struct PrefilterSet
 {
-    explicit PrefilterSet(const RE2::Options& options)
+    PrefilterSet(const RE2::Options& options, const RE2::Options& batchOptions)
         : set(options, RE2::UNANCHORED)
+        , batch(batchOptions, RE2::UNANCHORED)
     { }
+    /// The catalog's patterns as written, matched against one record.
     RE2::Set set;
+    /// The same patterns in multi-line mode, never matching across '\n', matched against many records joined by
+    /// '\n': when it finds nothing, none of those records can match any pattern, so they are skipped with one
+    /// call. `^` and `$` then anchor at record boundaries, as they do per record.
+    RE2::Set batch;
 };
 
 } // namespace faultline::core

@@ -741,10 +741,13 @@ void CatalogReader::buildPrefilters()
         RE2::Options opts;
         opts.set_log_errors(false);
         opts.set_max_mem(64 << 20);
-        auto set = std::make_unique<PrefilterSet>(opts);
+        RE2::Options batchOpts = opts;
+        batchOpts.set_never_nl(true);
+        auto set = std::make_unique<PrefilterSet>(opts, batchOpts);
         for (std::size_t i : idx) {
             std::string err;
-            if (set->set.Add(m_catalog->m_extractors[i].patternText, &err) < 0) {
+            if (set->batch.Add("(?m)" + m_catalog->m_extractors[i].patternText, &err) < 0
+                || set->set.Add(m_catalog->m_extractors[i].patternText, &err) < 0) {
                 const auto& r = m_catalog->m_extractors[i];
                 Diagnostic d;
                 d.code = "bad-regex";
@@ -754,7 +757,7 @@ void CatalogReader::buildPrefilters()
                 m_diags.push_back(std::move(d));
             }
         }
-        if (!set->set.Compile()) {
+        if (!set->set.Compile() || !set->batch.Compile()) {
             Diagnostic d;
             d.code = "prefilter-compile";
             d.message = std::string("the RE2::Set prefilter for source kind '") + sourceKindName(kind)

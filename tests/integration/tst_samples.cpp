@@ -3,6 +3,7 @@
 // piece of evidence, and the JSON output is byte-identical across runs and thread counts.
 #include "core/analysis/analyzer.h"
 #include "core/report/verdict_report.h"
+#include "core/rules/extraction.h"
 #include "core/rules/verdict_expectation.h"
 #include "core/time/civil_time.h"
 #include "importers/bundle_loader.h"
@@ -90,6 +91,27 @@ private Q_SLOTS:
                 precursor || (v.events[t.event].type == "metric.nvlink_crc_rising" && t.why.find("precursor") == 0);
         QVERIFY(precursor);
         QCOMPARE(v.confidenceLevel, std::string("high"));
+    }
+
+    void batchPrefilterChangesNothing_data() { verdicts_data(); }
+    void batchPrefilterChangesNothing()
+    {
+        // The batch prefilter is an optimisation only: with and without it, the same events come out.
+        QFETCH(QString, bundle);
+        const EvidenceSet ev =
+            importers::loadBundle({ tests::sourcePath("resources/samples/" + bundle.toStdString()) });
+        Extraction batched(*tests::bundledCatalog());
+        Extraction single(*tests::bundledCatalog());
+        single.setBatching(false);
+        const auto a = batched.runAll(ev.observations, 1);
+        const auto b = single.runAll(ev.observations, 1);
+        QCOMPARE(a.size(), b.size());
+        QVERIFY(a.size() > 10);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].event.ruleId, b[i].event.ruleId);
+            QCOMPARE(a[i].event.observation, b[i].event.observation);
+            QCOMPARE(a[i].event.fields, b[i].event.fields);
+        }
     }
 
     void jsonIsByteIdentical()

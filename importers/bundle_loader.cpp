@@ -304,11 +304,14 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         }
     };
     SchedulerFacts facts;
+    bool factsZoneAssumed = false;
     for (std::size_t i = 0; i < files.size(); ++i)
         if (formats[i] && formats[i]->id == std::string_view("sacct-parsable2")) {
             runParse(i);
-            if (!files[i].facts.jobId.empty() && facts.jobId.empty())
+            if (!files[i].facts.jobId.empty() && facts.jobId.empty()) {
                 facts = files[i].facts;
+                factsZoneAssumed = !files[i].zoneFromManifest;
+            }
         }
     core::Scope& scope = ev.scope;
     scope.scheduler = !manifest.scheduler.empty() ? manifest.scheduler : (facts.jobId.empty() ? "" : "slurm");
@@ -317,6 +320,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     scope.state = facts.state;
     scope.startNs = manifest.windowFromNs != INT64_MIN ? manifest.windowFromNs : facts.startNs;
     scope.endNs = manifest.windowToNs != INT64_MIN ? manifest.windowToNs : facts.endNs;
+    scope.windowZoneAssumed = manifest.windowFromNs == INT64_MIN && factsZoneAssumed && facts.startNs != INT64_MIN;
     scope.ranksPerNode = manifest.ranksPerNode;
     scope.origin = manifest.present ? "manifest faultline.yaml" : "";
     if (!facts.origin.empty())
@@ -332,6 +336,32 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 "cannot expand hostlist '" + nodeExpr + "'", core::Severity::Warning);
         }
     }
+    // Without a manifest, a per-node file's host comes from a path component that names an allocated node
+    // ("nodes/node-02/dmesg.txt").
+    for (auto& fp : files)
+        if (fp.hostName.empty())
+            for (const auto& part : fs::path(fp.source.path).parent_path())
+                if (std::find(ctx.scopeNodes.begin(), ctx.scopeNodes.end(), part.string()) != ctx.scopeNodes.end())
+                    fp.hostName = part.string();
+    // Raw dmesg stamps count seconds since boot: without a manifest boot_time, the host's journald export gives
+    // the boot time (realtime minus monotonic of one record).
+    std::map<std::string, std::pair<std::int64_t, std::string>> bootAnchors;
+    for (const auto& fp : files)
+        if (fp.file && fp.source.format == "journal-json") {
+            std::string host;
+            std::int64_t boot = INT64_MIN;
+            if (journalBootAnchor(fp.file->bytes(), host, boot)) {
+                if (!fp.hostName.empty())
+                    host = fp.hostName;
+                bootAnchors.emplace(core::NodeTable::normalise(host), std::make_pair(boot, fp.source.path));
+            }
+        }
+    for (auto& fp : files)
+        if (fp.source.format == "dmesg-raw" && fp.bootNs == INT64_MIN && !fp.hostName.empty())
+            if (auto it = bootAnchors.find(core::NodeTable::normalise(fp.hostName)); it != bootAnchors.end()) {
+                fp.bootNs = it->second.first;
+                fp.source.formatReason += "; boot time from " + it->second.second;
+            }
     ctx.referenceYear = 1970;
     if (scope.startNs != INT64_MIN) {
         const std::string s = core::formatUtc(scope.startNs);
@@ -401,21 +431,25 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         }
     };
     std::atomic<std::size_t> next { 0 };
-    auto worker = [&] {
+    std::atomic<std::size_t> finished { 0 };
+    auto worker = [&](bool callingThread) {
         for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) {
             if (options.cancel && options.cancel->load())
                 return;
             runPart(tasks[k]);
+            const std::size_t n = finished.fetch_add(1) + 1;
+            if (callingThread && options.progress)
+                options.progress(n, tasks.size(), parts[tasks[k].file][tasks[k].part].source.path);
         }
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < std::min<std::size_t>(threads, tasks.size()); ++t)
-        pool.emplace_back(worker);
-    worker();
+        pool.emplace_back(worker, false);
+    worker(true);
     for (auto& t : pool)
         t.join();
     if (options.progress)
-        options.progress(files.size(), files.size(), {});
+        options.progress(tasks.size(), tasks.size(), {});
 
     // 5. Merge in file order (chunks in order); resolve NCCL pid → rank across chunks; fill missing times between
     // neighbours; compute per-source figures.
@@ -474,6 +508,16 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         const FileParse& head = parts[i].front();
         if (!head.hostName.empty())
             src.host = ev.nodes.intern(head.hostName);
+        if (src.host == core::kNoNode && src.kind != SourceKind::AppLog && src.kind != SourceKind::Scheduler
+            && ev.observations.size() > first) {
+            // A kernel or fabric log whose records all name one host (journald _HOSTNAME, syslog) is that host's.
+            const core::NodeId only = ev.observations[first].node;
+            bool single = only != core::kNoNode;
+            for (std::size_t k = first; single && k < ev.observations.size(); ++k)
+                single = ev.observations[k].node == only;
+            if (single)
+                src.host = only;
+        }
         src.zone = head.zone;
         src.zoneAssumed = !head.zoneFromManifest;
         // Inferred times: a record without its own time sits between its timed neighbours.

@@ -398,7 +398,8 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         o.quality = TimeQuality::Exact;
         return true;
     });
-    if (fp.bootNs != INT64_MIN)
+    if (fp.bootNs != INT64_MIN && fp.source.formatReason.find("boot time from") == std::string::npos
+        && fp.baseOffset == 0)
         fp.source.formatReason += "; monotonic stamps placed with the manifest's boot_time";
 }
 

@@ -141,6 +141,11 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx);
 void parsePromql(FileParse& fp, const BundleContext& ctx);
 void parseGenericText(FileParse& fp, const BundleContext& ctx);
 
+/// Boot time of the host that wrote a journalctl -o json file, from a record's __REALTIME_TIMESTAMP minus its
+/// __MONOTONIC_TIMESTAMP: the anchor that places raw dmesg stamps of the same boot when no manifest gives one.
+/// Returns false when the first records hold no such pair.
+bool journalBootAnchor(std::string_view bytes, std::string& host, std::int64_t& bootNs);
+
 /// Application-log line handling shared by job logs and Loki streams: strips launcher prefixes (srun label,
 /// [rankN]:, [defaultN]:), finds the record's own time and host, and stores the observation.
 class AppLogLineReader

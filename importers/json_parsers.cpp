@@ -121,6 +121,35 @@ void parseJournalJson(FileParse& fp, const BundleContext&)
     });
 }
 
+bool journalBootAnchor(std::string_view bytes, std::string& host, std::int64_t& bootNs)
+{
+    dom::parser parser;
+    bool truncated = false;
+    bool found = false;
+    forEachLine(bytes.substr(0, 1 << 20), truncated, [&](std::string_view line, std::uint64_t no, std::uint64_t) {
+        dom::element doc;
+        std::string_view rt;
+        std::string_view mono;
+        std::string_view h;
+        bool okRt = false;
+        bool okMono = false;
+        if (parser.parse(line.data(), line.size()).get(doc) == SUCCESS && getString(doc, "__REALTIME_TIMESTAMP", rt)
+            && getString(doc, "__MONOTONIC_TIMESTAMP", mono)) {
+            const std::int64_t realUs = parseInt64(rt, okRt);
+            const std::int64_t monoUs = parseInt64(mono, okMono);
+            if (okRt && okMono && realUs > monoUs) {
+                bootNs = (realUs - monoUs) * 1000;
+                if (getString(doc, "_HOSTNAME", h))
+                    host.assign(h);
+                found = true;
+                return false;
+            }
+        }
+        return no < 64;
+    });
+    return found;
+}
+
 void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
 {
     dom::parser parser;

@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libgl-dev
   libyaml-cpp-dev libre2-dev libsqlite3-dev libsimdjson-dev libarchive-dev libzstd-dev
   libhowardhinnant-date-dev tzdata
-  clang-format yamllint python3 python3-jsonschema
+  clang-format yamllint python3 python3-jsonschema python3-yaml
   xvfb xauth
   ripgrep jq hyperfine time
 )

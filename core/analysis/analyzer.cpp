@@ -83,8 +83,9 @@ std::vector<Event> dedupe(std::vector<Event> events)
                 if (gone[idx[b]] || other.provenance.front().source == keep.provenance.front().source)
                     continue;
                 const std::int64_t tol = std::max(keep.precisionNs, other.precisionNs) + kDedupSlackNs;
-                if (keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN
-                    || std::llabs(keep.timeNs - other.timeNs) > tol)
+                // A copy without a time (dmesg without a boot time) is the same record as the timed copy.
+                const bool untimed = keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN;
+                if (!untimed && std::llabs(keep.timeNs - other.timeNs) > tol)
                     continue;
                 bool sameSource = false;
                 for (const auto& p : keep.provenance)
@@ -238,8 +239,14 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
     }
 
     // Phase 2: filters. Scope first: events outside the workload window (plus margin) are kept out.
-    const std::int64_t lo = v.scope.startNs == INT64_MIN ? INT64_MIN : v.scope.startNs - settings.scopeMarginNs;
-    const std::int64_t hi = v.scope.endNs == INT64_MIN ? INT64_MAX : v.scope.endNs + settings.scopeMarginNs;
+    const bool windowTrusted = !v.scope.windowZoneAssumed || options.windowFromNs != INT64_MIN;
+    const std::int64_t lo =
+        v.scope.startNs == INT64_MIN || !windowTrusted ? INT64_MIN : v.scope.startNs - settings.scopeMarginNs;
+    const std::int64_t hi =
+        v.scope.endNs == INT64_MIN || !windowTrusted ? INT64_MAX : v.scope.endNs + settings.scopeMarginNs;
+    if (!windowTrusted)
+        v.confidenceNotes.push_back("the workload window comes from scheduler times written without a zone and read "
+                                    "as UTC (no tz in a manifest): evidence is not filtered by window");
     std::vector<Event> kept;
     for (auto& e : events) {
         // Scheduler logs hold every job: a record naming another job id is out of scope.
@@ -336,7 +343,14 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
                 timeout = std::max<std::int64_t>(timeout, std::stoll(*t) * kNsPerMs);
             } catch (const std::exception&) { }
         }
-    std::int64_t endT = v.scope.endNs;
+    // The terminal failure episode is read from the evidence itself: the last cluster of cascade and teardown
+    // events (a scheduler end time can be off by a zone, or far after a hang).
+    std::int64_t endT = INT64_MIN;
+    for (const auto& e : events)
+        if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN)
+            endT = std::max(endT, e.timeNs);
+    if (endT == INT64_MIN)
+        endT = v.scope.endNs;
     if (endT == INT64_MIN)
         for (const auto& e : events)
             endT = std::max(endT, e.timeNs);
@@ -566,6 +580,8 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             v.inconclusiveReasons.push_back(
                 what + " " + coverageStatusName(c.status) + ": a failure there would be invisible");
     }
+    if (!windowTrusted)
+        confidence -= 0.1;
     confidence = std::clamp(confidence, 0.05, 0.99);
     v.confidence = std::round(confidence * 100) / 100;
     v.confidenceLevel = v.confidence >= 0.8 ? "high" : v.confidence >= 0.5 ? "medium" : "low";

@@ -118,6 +118,9 @@ struct Scope
     std::int64_t startNs = INT64_MIN;
     std::int64_t endNs = INT64_MIN;
     std::string origin; ///< where the scope came from
+    /// The window's times were written without a zone and none was given (sacct -P local time read as UTC): the
+    /// engine then does not filter by window, since the true window may be hours away.
+    bool windowZoneAssumed = false;
 };
 
 /// Append-only storage for decoded text with stable addresses.
@@ -136,7 +139,7 @@ struct EvidenceSet
 {
     std::string root; ///< bundle path as given
     std::vector<Source> sources;
-    std::vector<Observation> observations; ///< sorted by (time, source, line) after import
+    std::vector<Observation> observations; ///< grouped by source, in file order (sources in path order)
     std::vector<MetricSeries> metrics;
     NodeTable nodes;
     Scope scope;

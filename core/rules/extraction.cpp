@@ -231,16 +231,11 @@ std::vector<RawEvent> Extraction::runAll(std::span<const Observation> records, u
         run(records, 0, records.size(), scratch, result);
         return result;
     }
-    // Split at source boundaries near equal shares, so `preceded_by` never looks across a split.
-    std::vector<std::size_t> cuts { 0 };
-    for (unsigned t = 1; t < threads; ++t) {
-        std::size_t c = records.size() * t / threads;
-        while (c < records.size() && c > 0 && records[c].where.source == records[c - 1].where.source
-            && c - records.size() * t / threads < 64)
-            ++c;
-        cuts.push_back(std::max(c, cuts.back()));
-    }
-    cuts.push_back(records.size());
+    // Equal shares; `preceded_by` still sees records before a share's start, since every share reads the whole
+    // span. Results are concatenated in record order, so the thread count does not change them.
+    std::vector<std::size_t> cuts;
+    for (unsigned t = 0; t <= threads; ++t)
+        cuts.push_back(records.size() * t / threads);
     std::vector<std::vector<RawEvent>> parts(threads);
     std::vector<std::thread> workers;
     for (unsigned t = 0; t < threads; ++t)

@@ -9,6 +9,7 @@
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <filesystem>
@@ -112,6 +113,33 @@ private Q_SLOTS:
             QCOMPARE(a[i].event.observation, b[i].event.observation);
             QCOMPARE(a[i].event.fields, b[i].event.fields);
         }
+    }
+
+    void flagshipWithoutManifest()
+    {
+        // The same evidence with no faultline.yaml: formats, hosts (path components) and the dmesg boot time
+        // (from the host's journald export) are found from the content; sacct times are read as UTC, which the
+        // verdict says, and the cause is still the Xid 149 on node-02.
+        QTemporaryDir dir;
+        const std::filesystem::path src = tests::sourcePath("resources/samples/bundle-48213");
+        std::filesystem::copy(src, dir.path().toStdString(), std::filesystem::copy_options::recursive);
+        std::filesystem::remove(std::filesystem::path(dir.path().toStdString()) / "faultline.yaml");
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QVERIFY(ev.scope.windowZoneAssumed);
+        for (const auto& s : ev.sources)
+            if (s.format == "dmesg-raw") {
+                QVERIFY2(s.formatReason.find("boot time from nodes/") != std::string::npos, s.formatReason.c_str());
+                QVERIFY(s.host != kNoNode);
+            }
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        QCOMPARE(v.outcome, std::string("infrastructure_failure"));
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-02"));
+        QCOMPARE(*v.events[v.cause].field("code"), std::string("149"));
+        bool noted = false;
+        for (const auto& n : v.confidenceNotes)
+            noted = noted || n.find("without a zone") != std::string::npos;
+        QVERIFY(noted);
     }
 
     void jsonIsByteIdentical()

@@ -429,6 +429,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             part.source.status = CoverageStatus::Error;
             part.warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
         }
+        part.parsed = !(options.cancel && options.cancel->load());
     };
     std::atomic<std::size_t> next { 0 };
     std::atomic<std::size_t> finished { 0 };
@@ -504,6 +505,20 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             lineBase += part.source.lines;
             ev.keepAlive.push_back(part.arena);
             part.observations = {};
+        }
+        const bool cancelled = std::any_of(parts[i].begin(), parts[i].end(), [&](const FileParse& part) {
+            return !part.parsed && formats[i] && part.source.status != CoverageStatus::Error
+                && !(formats[i]->id == std::string_view("sacct-parsable2"));
+        });
+        if (cancelled) {
+            // Partial but consistent: what was read stays, and the source says it is incomplete.
+            src.status = CoverageStatus::Truncated;
+            core::Diagnostic d;
+            d.severity = core::Severity::Warning;
+            d.code = "import-cancelled";
+            d.message = "the import was cancelled before this file was read completely";
+            d.where.file = src.path;
+            src.warnings.push_back(std::move(d));
         }
         const FileParse& head = parts[i].front();
         if (!head.hostName.empty())

@@ -47,6 +47,7 @@ struct FileParse
     std::string_view data; ///< the bytes this parse covers: the whole file, or one chunk of a large file
     std::uint64_t baseOffset = 0; ///< offset of `data` in the file
     bool lastChunk = true; ///< only the last chunk can report a truncated file
+    bool parsed = false; ///< false when the import was cancelled before this part was read
     std::string absPath;
     std::string hostName; ///< host the file belongs to, "" for multi-host files
     std::string zone = "UTC"; ///< zone for zone-less times

@@ -155,6 +155,24 @@ private Q_SLOTS:
         QVERIFY(hasWarning(prom, "json-malformed"));
     }
 
+    void cancelledImportIsPartialButConsistent()
+    {
+        std::atomic_bool cancel { true };
+        importers::LoadOptions opts;
+        opts.cancel = &cancel;
+        const EvidenceSet ev = importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }, opts);
+        QVERIFY(!ev.sources.empty());
+        std::size_t cancelled = 0;
+        for (const auto& s : ev.sources)
+            if (hasWarning(&s, "import-cancelled")) {
+                ++cancelled;
+                QCOMPARE(s.status, CoverageStatus::Truncated);
+            }
+        QVERIFY(cancelled > 0);
+        for (const auto& o : ev.observations)
+            QVERIFY(o.where.source < ev.sources.size());
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

@@ -54,8 +54,8 @@ std::string signature(const Event& e)
     return s;
 }
 
-/// Merges the same event seen in several sources (dmesg + journal + Loki): keeps the most precise copy and
-/// every provenance.
+/// Merges the same event seen in several sources (dmesg + journal + Loki), or printed twice by one process: keeps
+/// the most precise copy and every provenance.
 std::vector<Event> dedupe(std::vector<Event> events)
 {
     std::map<std::string, std::vector<std::size_t>> bySig;
@@ -80,17 +80,20 @@ std::vector<Event> dedupe(std::vector<Event> events)
             Event& keep = events[idx[a]];
             for (std::size_t b = a + 1; b < idx.size(); ++b) {
                 Event& other = events[idx[b]];
-                if (gone[idx[b]] || other.provenance.front().source == keep.provenance.front().source)
+                if (gone[idx[b]])
                     continue;
-                const std::int64_t tol = std::max(keep.precisionNs, other.precisionNs) + kDedupSlackNs;
-                // A copy without a time (dmesg without a boot time) is the same record as the timed copy.
-                const bool untimed = keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN;
-                if (!untimed && std::llabs(keep.timeNs - other.timeNs) > tol)
-                    continue;
+                // Another source's copy (dmesg + journal + Loki) within the clocks' precision, or the same report
+                // printed again by the same process (PyTorch repeats an exception in its "what():" block).
                 bool sameSource = false;
                 for (const auto& p : keep.provenance)
                     sameSource = sameSource || p.source == other.provenance.front().source;
-                if (sameSource)
+                const std::int64_t tol =
+                    sameSource ? kDedupSlackNs : std::max(keep.precisionNs, other.precisionNs) + kDedupSlackNs;
+                // A copy without a time (dmesg without a boot time) is the same record as the timed copy.
+                const bool untimed = !sameSource && (keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN);
+                if (!untimed
+                    && (keep.timeNs == INT64_MIN || other.timeNs == INT64_MIN
+                        || std::llabs(keep.timeNs - other.timeNs) > tol))
                     continue;
                 keep.provenance.insert(keep.provenance.end(), other.provenance.begin(), other.provenance.end());
                 gone[idx[b]] = true;

@@ -81,10 +81,11 @@ void VerdictView::setResult(const AnalysisResult& result)
     const bool inconclusive = v.outcome == "inconclusive";
     const QString colour = inconclusive ? QStringLiteral("#8a6d00") : QStringLiteral("#a01818");
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
+    const QString what = v.hasCause ? qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain))
+                                    : tr("no initiating event in the evidence");
     m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>confidence %3 (%4%)</small>")
-                          .arg(qs(v.outcome).toHtmlEscaped(),
-                              qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain)).toHtmlEscaped(),
-                              qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))));
+                          .arg(qs(v.outcome).toHtmlEscaped(), what.toHtmlEscaped(), qs(v.confidenceLevel),
+                              QString::number(static_cast<int>(v.confidence * 100))));
     QString html;
     if (v.hasCause)
         html += tr("<b>Cause:</b> %1<br>").arg(qs(v.summary).toHtmlEscaped());

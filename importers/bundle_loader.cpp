@@ -2,6 +2,7 @@
 #include "importers/bundle_loader.h"
 
 #include "core/util/huge_pages.h"
+#include "importers/archive_reader.h"
 #include "importers/file_parse.h"
 #include "importers/hostlist.h"
 #include "importers/manifest.h"
@@ -64,14 +65,6 @@ std::string firstLine(std::string_view head)
 {
     const auto nl = head.find('\n');
     return std::string(head.substr(0, nl));
-}
-
-bool isArchive(const std::string& name)
-{
-    for (const char* ext : { ".tar", ".tar.gz", ".tgz", ".tar.zst", ".zip", ".gz", ".zst" })
-        if (name.size() > std::strlen(ext) && name.compare(name.size() - std::strlen(ext), std::string::npos, ext) == 0)
-            return true;
-    return false;
 }
 
 } // namespace
@@ -185,7 +178,11 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     {
         std::string abs;
         std::string rel;
+        std::shared_ptr<const std::string> content; ///< set for archive members (read into memory)
+        bool cut = false; ///< the archive read stopped inside this member
     };
+    // Archives that stopped early are reported as sources of their own, so coverage shows the gap.
+    std::vector<core::Source> archiveSources;
     std::vector<Entry> entries;
     Manifest manifest;
     for (const auto& p : paths) {
@@ -203,15 +200,46 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 const std::string name = it->path().filename().string();
                 if (rel == "faultline.yaml" || rel == "expected.yaml" || name.rfind("README", 0) == 0 || name[0] == '.')
                     continue;
-                here.push_back(
-                    { it->path().string(), paths.size() > 1 ? (root.filename() / rel).generic_string() : rel });
+                here.push_back({ it->path().string(), paths.size() > 1 ? (root.filename() / rel).generic_string() : rel,
+                    nullptr, false });
             }
             if (ec)
                 diag(p, "walk-error", "cannot list the bundle directory: " + ec.message());
             std::sort(here.begin(), here.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
             entries.insert(entries.end(), here.begin(), here.end());
+        } else if (fs::is_regular_file(root, ec) && looksLikeArchive(root.filename().string())) {
+            ArchiveRead read = readArchive(p, options.archiveLimits);
+            const std::string prefix = paths.size() > 1 ? root.filename().string() + "/" : std::string();
+            std::vector<Entry> here;
+            for (auto& m : read.members) {
+                const std::string name = fs::path(m.path).filename().string();
+                if (m.path == "faultline.yaml") {
+                    manifest = readManifestText(*m.content, prefix + m.path);
+                    continue;
+                }
+                if (m.path == "expected.yaml" || name.rfind("README", 0) == 0 || name.empty() || name[0] == '.')
+                    continue;
+                here.push_back({ p + "!/" + m.path, prefix + m.path, m.content, m.cut });
+            }
+            std::sort(here.begin(), here.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
+            entries.insert(entries.end(), here.begin(), here.end());
+            if (!read.complete) {
+                core::Source src;
+                src.path = root.filename().string();
+                src.format = "archive";
+                src.formatReason = "archive read with libarchive";
+                src.status = read.members.empty() ? CoverageStatus::Error : CoverageStatus::Truncated;
+                src.bytes = fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0;
+                core::Diagnostic d;
+                d.severity = core::Severity::Error;
+                d.code = read.stopCode;
+                d.message = read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read";
+                d.where.file = src.path;
+                src.warnings.push_back(std::move(d));
+                archiveSources.push_back(std::move(src));
+            }
         } else if (fs::is_regular_file(root, ec)) {
-            entries.push_back({ root.string(), root.filename().string() });
+            entries.push_back({ root.string(), root.filename().string(), nullptr, false });
         } else {
             diag(p, "no-such-path", "bundle path does not exist or is not a file or directory");
         }
@@ -235,7 +263,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         fp.absPath = entries[i].abs;
         fp.source.path = entries[i].rel;
         std::string error;
-        fp.file = MappedFile::open(entries[i].abs, error);
+        fp.file =
+            entries[i].content ? MappedFile::fromBuffer(entries[i].content) : MappedFile::open(entries[i].abs, error);
         if (!fp.file) {
             fp.source.status = CoverageStatus::Error;
             fp.warn(0, 0, "unreadable", "cannot read file: " + error);
@@ -254,12 +283,16 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 fmt.clear();
             }
         }
-        if (fmt.empty() && isArchive(entries[i].rel)) {
+        if (fmt.empty() && looksLikeArchive(entries[i].rel)) {
+            // An archive inside a bundle directory is not opened recursively; it is listed so coverage shows it.
             fp.source.status = CoverageStatus::Error;
             fp.source.format = "archive";
-            fp.warn(0, 0, "archive-unsupported",
-                "archives are not read yet (TODO(#3)): unpack it and import the directory");
+            fp.warn(0, 0, "nested-archive", "an archive inside the bundle is not opened: give it as a bundle path");
             continue;
+        }
+        if (entries[i].cut) {
+            fp.source.status = CoverageStatus::Truncated;
+            fp.warn(0, 0, "archive-member-cut", "the archive read stopped inside this member: it ends early");
         }
         if (fmt.empty())
             fmt = detectFormat(fp.file->bytes().substr(0, 4096), entries[i].rel, fp.source.formatReason);
@@ -583,6 +616,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             ev.keepAlive.push_back(head.file);
         ev.sources.push_back(std::move(src));
     }
+    for (auto& a : archiveSources)
+        ev.sources.push_back(std::move(a));
     return ev;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/model/evidence.h"
+#include "importers/archive_reader.h"
 
 #include <atomic>
 #include <functional>
@@ -21,6 +22,7 @@ struct LoadOptions
     std::string jobId; ///< pick this job when the scheduler data holds several
     unsigned threads = 0; ///< 0: hardware concurrency
     const std::atomic_bool* cancel = nullptr;
+    ArchiveLimits archiveLimits;
     std::function<void(std::size_t done, std::size_t total, const std::string& file)> progress;
 };
 

@@ -6,6 +6,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace faultline::importers {
 namespace {
@@ -59,11 +61,27 @@ std::int64_t timeValue(Manifest& m, const YAML::Node& map, const char* key)
 
 Manifest readManifest(const std::string& path, const std::string& displayPath)
 {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+        Manifest m;
+        m.path = displayPath;
+        m.diagnostics.push_back(
+            diag(displayPath, YAML::Mark::null_mark(), "manifest-unreadable", "cannot read the manifest"));
+        m.diagnostics.back().severity = core::Severity::Error;
+        return m;
+    }
+    return readManifestText(text.str(), displayPath);
+}
+
+Manifest readManifestText(const std::string& text, const std::string& displayPath)
+{
     Manifest m;
     m.path = displayPath;
     YAML::Node doc;
     try {
-        doc = YAML::LoadFile(path);
+        doc = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
         m.diagnostics.push_back(diag(displayPath, e.mark, "manifest-syntax", "manifest is not valid YAML: " + e.msg));
         m.diagnostics.back().severity = core::Severity::Error;

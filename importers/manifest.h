@@ -47,5 +47,7 @@ struct Manifest
 
 /// Reads `path`. A malformed manifest yields located diagnostics and whatever could be read; it never throws.
 Manifest readManifest(const std::string& path, const std::string& displayPath);
+/// The same from the manifest's text (a manifest inside an archive).
+Manifest readManifestText(const std::string& text, const std::string& displayPath);
 
 } // namespace faultline::importers

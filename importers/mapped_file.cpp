@@ -49,6 +49,15 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
     return f;
 }
 
+std::shared_ptr<const MappedFile> MappedFile::fromBuffer(std::shared_ptr<const std::string> bytes)
+{
+    std::shared_ptr<MappedFile> f(new MappedFile());
+    f->m_buffer = std::move(bytes);
+    f->m_data = f->m_buffer->data();
+    f->m_size = f->m_buffer->size();
+    return f;
+}
+
 MappedFile::~MappedFile()
 {
     if (m_mapped)

@@ -13,6 +13,8 @@ class MappedFile
 public:
     /// Maps `path`; on failure returns null and sets `error`.
     static std::shared_ptr<const MappedFile> open(const std::string& path, std::string& error);
+    /// Wraps bytes already in memory (an archive member).
+    static std::shared_ptr<const MappedFile> fromBuffer(std::shared_ptr<const std::string> bytes);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
@@ -25,6 +27,7 @@ private:
     std::size_t m_size = 0;
     bool m_mapped = false;
     std::string m_copy;
+    std::shared_ptr<const std::string> m_buffer;
 };
 
 } // namespace faultline::importers

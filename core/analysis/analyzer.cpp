@@ -413,7 +413,6 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
         v.action = !cause.action.empty()                       ? cause.action
             : settings.defaultActionByOutcome.count(v.outcome) ? settings.defaultActionByOutcome.at(v.outcome)
                                                                : "";
-        const std::string causeNode = v.nodes.name(cause.node == kNoNode ? 0 : cause.node);
         if (cause.node != kNoNode)
             v.originNodes.push_back(v.nodes.name(cause.node));
         if (v.outcome == "infrastructure_failure" && cause.node != kNoNode)
@@ -525,7 +524,6 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
         if (const std::string* peer = cause.field("peer_may_be_source"); peer && *peer == "true")
             v.confidenceNotes.push_back("NVIDIA's catalog says the device at the other end of this link may be the "
                                         "source (INVESTIGATE_PEER_DEVICE): check the peer GPU/NVSwitch too");
-        (void)causeNode;
     } else {
         v.outcome = "inconclusive";
         v.domain = "unknown";

@@ -6,7 +6,11 @@
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
+
+#include <cstdlib>
 
 using namespace faultline;
 using namespace faultline::core;
@@ -171,6 +175,91 @@ private Q_SLOTS:
         QVERIFY(cancelled > 0);
         for (const auto& o : ev.observations)
             QVERIFY(o.where.source < ev.sources.size());
+    }
+
+    void archives_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("command");
+        QTest::addRow("tar.gz") << "b.tar.gz"
+                                << "tar czf %1 -C %2 bundle-48213";
+        QTest::addRow("tar.zst") << "b.tar.zst"
+                                 << "tar --zstd -cf %1 -C %2 bundle-48213";
+        QTest::addRow("tar") << "b.tar"
+                             << "tar cf %1 -C %2 bundle-48213";
+        QTest::addRow("zip")
+            << "b.zip"
+            << "cd %2 && /usr/bin/python3 -c \"import shutil,sys; shutil.make_archive(sys.argv[1][:-4], 'zip', "
+               "'.', 'bundle-48213')\" %1";
+    }
+    void archives()
+    {
+        // The same bundle as an archive gives the same evidence as the directory, read without extracting.
+        QFETCH(QString, name);
+        QFETCH(QString, command);
+        QTemporaryDir dir;
+        const QString archive = dir.filePath(name);
+        const QString samples = QString::fromStdString(tests::sourcePath("resources/samples"));
+        QCOMPARE(std::system(command.arg(archive, samples).toLocal8Bit().constData()), 0);
+        const EvidenceSet fromDir = importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") });
+        const EvidenceSet fromArchive = importers::loadBundle({ archive.toStdString() });
+        QCOMPARE(fromArchive.sources.size(), fromDir.sources.size());
+        QCOMPARE(fromArchive.observations.size(), fromDir.observations.size());
+        QCOMPARE(fromArchive.scope.jobId, std::string("48213"));
+        QVERIFY(source(fromArchive, "nodes/node-02/dmesg.txt"));
+        QCOMPARE(source(fromArchive, "slurm/sacct_48213.psv")->zone, std::string("Europe/Berlin")); // manifest read
+        // Nothing was extracted next to the archive.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 1);
+    }
+
+    void truncatedArchiveKeepsWhatWasRead()
+    {
+        QTemporaryDir dir;
+        const QString full = dir.filePath(QStringLiteral("b.tar.gz"));
+        const QString samples = QString::fromStdString(tests::sourcePath("resources/samples"));
+        QCOMPARE(
+            std::system(QStringLiteral("tar czf %1 -C %2 bundle-48213").arg(full, samples).toLocal8Bit().constData()),
+            0);
+        QFile f(full);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray half = f.read(f.size() / 2);
+        QFile cut(dir.filePath(QStringLiteral("cut.tar.gz")));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(half);
+        cut.close();
+        const EvidenceSet ev = importers::loadBundle({ cut.fileName().toStdString() });
+        const Source* archive = source(ev, "cut.tar.gz");
+        QVERIFY(archive);
+        QCOMPARE(archive->status, CoverageStatus::Truncated);
+        QVERIFY(hasWarning(archive, "archive-corrupt"));
+        QVERIFY(ev.sources.size() > 2); // the members before the cut are imported
+        bool memberCut = false;
+        for (const auto& s : ev.sources)
+            memberCut = memberCut || hasWarning(&s, "archive-member-cut");
+        QVERIFY(memberCut);
+    }
+
+    void decompressionBombStops()
+    {
+        QTemporaryDir dir;
+        const QString bomb = dir.filePath(QStringLiteral("bomb.log.gz"));
+        QCOMPARE(std::system(QStringLiteral(
+                     "yes '2026-11-02T10:00:00Z node-01 kernel: again' | head -c 20000000 | gzip -9 > %1")
+                                 .arg(bomb)
+                                 .toLocal8Bit()
+                                 .constData()),
+            0);
+        importers::LoadOptions opts;
+        opts.archiveLimits.maxTotalBytes = 4 << 20;
+        const EvidenceSet ev = importers::loadBundle({ bomb.toStdString() }, opts);
+        const Source* archive = source(ev, "bomb.log.gz");
+        QVERIFY(archive);
+        QVERIFY(hasWarning(archive, "archive-limit"));
+        const Source* member = source(ev, "bomb.log");
+        QVERIFY(member);
+        QCOMPARE(member->status, CoverageStatus::Truncated);
+        QVERIFY(member->bytes <= (4u << 20));
+        QVERIFY(member->records > 1000);
     }
 
     void missingPathIsAnError()

@@ -2,6 +2,7 @@
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
 #include "core/analysis/analyzer.h"
+#include "core/report/import_report.h"
 #include "core/report/verdict_report.h"
 #include "core/rules/rule_catalog.h"
 #include "core/rules/rule_tester.h"
@@ -36,6 +37,9 @@ commands:
       Import the evidence bundle(s) (directories or files), run the rule catalog and print the verdict:
       readable text (default) or JSON (schema: resources/schema/verdict.schema.json).
       --window takes RFC 3339 times, e.g. 2026-11-02T10:00:00Z..2026-11-02T10:30:00Z.
+  import-report BUNDLE... [--json] [--rules DIR] [--job ID]
+      List, for each file: its format and why it was chosen, host, zone, time range, counts, warnings and
+      status; then the workload scope and the coverage per expected source kind.
   rules test [DIR] [--cases DIR]... [--verbose]
       Run every rule's own tests and every verdict case (DIR/cases/*/ and each --cases DIR/*/ holding an
       expected.yaml). DIR defaults to the bundled catalog.
@@ -167,6 +171,33 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     return kExitOk;
 }
 
+int importReportCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    std::vector<std::string> bundles;
+    bool json = false;
+    std::string rules;
+    importers::LoadOptions load;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if ((args[i] == "--rules" || args[i] == "--job") && i + 1 < args.size())
+            (args[i] == "--rules" ? rules : load.jobId) = args[i + 1], ++i;
+        else if (!args[i].empty() && args[i][0] == '-')
+            return usage("unknown option " + args[i]);
+        else
+            bundles.push_back(args[i]);
+    }
+    if (bundles.empty())
+        return usage("import-report needs a BUNDLE (directory, archive or file)");
+    auto catalog = loadCatalog(rules.empty() ? app::defaultRulesDir(argv0) : rules);
+    if (!catalog)
+        return kExitCatalog;
+    const core::EvidenceSet evidence = importers::loadBundle(bundles, load);
+    const auto coverage = core::buildCoverage(evidence, catalog->settings());
+    std::cout << (json ? core::importReportToJson(evidence, coverage) : core::importReportToText(evidence, coverage));
+    return evidence.sources.empty() ? kExitNoEvidence : kExitOk;
+}
+
 int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
 {
     std::string dir;
@@ -257,6 +288,8 @@ int main(int argc, char** argv)
     try {
         if (args[0] == "analyze")
             return analyzeCommand({ args.begin() + 1, args.end() }, argv[0]);
+        if (args[0] == "import-report")
+            return importReportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "rules" && args.size() >= 2 && args[1] == "test")
             return rulesTestCommand({ args.begin() + 2, args.end() }, argv[0]);
     } catch (const std::exception& e) {

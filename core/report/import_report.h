@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+// The import report: for each source its format and why it was chosen, host, zone, time range, counts, warnings
+// and status, plus the workload scope and the coverage per expected source kind.
+#pragma once
+
+#include "core/model/verdict.h"
+
+#include <string>
+#include <vector>
+
+namespace faultline::core {
+
+std::string importReportToText(const EvidenceSet& evidence, const std::vector<CoverageEntry>& coverage);
+std::string importReportToJson(const EvidenceSet& evidence, const std::vector<CoverageEntry>& coverage);
+
+} // namespace faultline::core

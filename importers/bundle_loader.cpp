@@ -28,12 +28,19 @@ struct FormatInfo
     SourceKind kind;
     void (*parse)(FileParse&, const BundleContext&);
     bool lineOriented; ///< records never span lines: a large file can be parsed in chunks
+    bool scoping = false; ///< read first (phase A): it names the workload, its nodes and window
 };
 
 constexpr std::size_t kChunkBytes = 8u << 20;
 
 constexpr FormatInfo kFormats[] = {
-    { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable, false },
+    { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable, false, true },
+    { "kueue-workload", SourceKind::Scheduler, parseKueueWorkload, false, true },
+    { "k8s-pods-json", SourceKind::Kubernetes, parseK8sPods, false },
+    { "k8s-events-json", SourceKind::Kubernetes, parseK8sEvents, false },
+    { "kubectl-logs", SourceKind::AppLog, parseKubectlLogs, true },
+    { "cri-log", SourceKind::AppLog, parseCriLog, false },
+    { "docker-json", SourceKind::AppLog, parseDockerJson, false },
     { "slurmctld-log", SourceKind::Scheduler, parseSlurmDaemonLog, true },
     { "slurmd-log", SourceKind::Scheduler, parseSlurmDaemonLog, true },
     { "slurm-joblog", SourceKind::AppLog, parseJobLog, true },
@@ -72,6 +79,39 @@ std::string firstLine(std::string_view head)
 std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason)
 {
     const std::string l1 = firstLine(head);
+    const auto has = [&](std::string_view x) { return head.find(x) != std::string_view::npos; };
+    if (startsWith(l1, "{\"log\":") && l1.find("\"time\"") != std::string::npos) {
+        reason = "content: {\"log\":...,\"time\":...} lines (docker json-file)";
+        return "docker-json";
+    }
+    if (has("kind: Workload") || has("\"kind\": \"Workload\"") || has("\"kind\":\"Workload\"")) {
+        reason = "content: a Kueue Workload object";
+        return "kueue-workload";
+    }
+    if (has("\"involvedObject\"")) {
+        reason = "content: Kubernetes events (involvedObject)";
+        return "k8s-events-json";
+    }
+    if (has("\"containerStatuses\"") || (has("\"nodeName\"") && has("\"kind\": \"Pod"))) {
+        reason = "content: Kubernetes pod objects (containerStatuses)";
+        return "k8s-pods-json";
+    }
+    {
+        core::CivilTime t;
+        const std::size_t used = core::parseIsoTime(l1, t);
+        if (used > 0 && t.hasOffset && used < l1.size() && l1[used] == ' ') {
+            const std::string_view rest = std::string_view(l1).substr(used);
+            if ((rest.substr(0, 8) == " stdout " || rest.substr(0, 8) == " stderr ") && rest.size() > 9
+                && (rest[8] == 'P' || rest[8] == 'F')) {
+                reason = "content: <time> <stream> <P|F> lines (CRI container log)";
+                return "cri-log";
+            }
+            if (t.fractionDigits == 9) {
+                reason = "content: RFC 3339 nanosecond stamp then the line (kubectl logs --timestamps)";
+                return "kubectl-logs";
+            }
+        }
+    }
     if (head.find("\"__REALTIME_TIMESTAMP\"") != std::string_view::npos && startsWith(l1, "{")) {
         reason = "content: JSON lines with __REALTIME_TIMESTAMP (journalctl -o json)";
         return "journal-json";
@@ -339,7 +379,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     SchedulerFacts facts;
     bool factsZoneAssumed = false;
     for (std::size_t i = 0; i < files.size(); ++i)
-        if (formats[i] && formats[i]->id == std::string_view("sacct-parsable2")) {
+        if (formats[i] && formats[i]->scoping) {
             runParse(i);
             if (!files[i].facts.jobId.empty() && facts.jobId.empty()) {
                 facts = files[i].facts;
@@ -347,7 +387,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             }
         }
     core::Scope& scope = ev.scope;
-    scope.scheduler = !manifest.scheduler.empty() ? manifest.scheduler : (facts.jobId.empty() ? "" : "slurm");
+    scope.scheduler = !manifest.scheduler.empty() ? manifest.scheduler : facts.scheduler;
     scope.jobId = !ctx.jobId.empty() ? ctx.jobId : facts.jobId;
     scope.jobName = facts.jobName;
     scope.state = facts.state;
@@ -357,7 +397,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     scope.ranksPerNode = manifest.ranksPerNode;
     scope.origin = manifest.present ? "manifest faultline.yaml" : "";
     if (!facts.origin.empty())
-        scope.origin += (scope.origin.empty() ? "" : " + ") + ("sacct " + facts.origin);
+        scope.origin += (scope.origin.empty() ? "" : " + ") + (facts.scheduler + " " + facts.origin);
     const std::string nodeExpr = !manifest.nodes.empty() ? manifest.nodes : facts.nodes;
     if (!nodeExpr.empty()) {
         if (auto hosts = expandHostlist(nodeExpr)) {
@@ -376,6 +416,11 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             for (const auto& part : fs::path(fp.source.path).parent_path())
                 if (std::find(ctx.scopeNodes.begin(), ctx.scopeNodes.end(), part.string()) != ctx.scopeNodes.end())
                     fp.hostName = part.string();
+    // Container logs name pods; the pods' JSON names their nodes.
+    for (const auto& fp : files)
+        if (fp.file && fp.source.format == "k8s-pods-json")
+            for (auto& [pod, node] : podNodesFromJson(fp.file->bytes()))
+                ctx.podToNode.emplace(pod, node);
     // Raw dmesg stamps count seconds since boot: without a manifest boot_time, the host's journald export gives
     // the boot time (realtime minus monotonic of one record).
     std::map<std::string, std::pair<std::int64_t, std::string>> bootAnchors;
@@ -412,7 +457,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     };
     std::vector<Task> tasks;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const bool phaseA = formats[i] && formats[i]->id == std::string_view("sacct-parsable2");
+        const bool phaseA = formats[i] && formats[i]->scoping;
         const std::string_view bytes = files[i].file ? files[i].file->bytes() : std::string_view();
         std::size_t chunks = 1;
         if (!phaseA && formats[i] && formats[i]->lineOriented && threads > 1 && bytes.size() > kChunkBytes)
@@ -540,8 +585,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             part.observations = {};
         }
         const bool cancelled = std::any_of(parts[i].begin(), parts[i].end(), [&](const FileParse& part) {
-            return !part.parsed && formats[i] && part.source.status != CoverageStatus::Error
-                && !(formats[i]->id == std::string_view("sacct-parsable2"));
+            return !part.parsed && formats[i] && part.source.status != CoverageStatus::Error && !formats[i]->scoping;
         });
         if (cancelled) {
             // Partial but consistent: what was read stays, and the source says it is incomplete.

@@ -260,6 +260,7 @@ void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
         if (!id.empty() && id.find('.') == std::string::npos
             && (ctx.jobId.empty() || id == ctx.jobId || bestJob.empty())) {
             bestJob = id;
+            fp.facts.scheduler = "slurm";
             fp.facts.jobId = id;
             fp.facts.jobName = row["JobName"];
             fp.facts.state = row["State"];

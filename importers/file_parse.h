@@ -21,6 +21,7 @@ namespace faultline::importers {
 /// Facts about the workload that scheduler files reveal (phase A), used to scope the rest (phase B).
 struct SchedulerFacts
 {
+    std::string scheduler; ///< "slurm", "kueue"
     std::string jobId;
     std::string jobName;
     std::string state;
@@ -39,6 +40,7 @@ struct BundleContext
     std::map<std::string, std::string> ipToHost;
     std::string jobId;
     const std::atomic_bool* cancel = nullptr;
+    std::map<std::string, std::string> podToNode; ///< from pod JSON (spec.nodeName), read before container logs
 };
 
 struct FileParse
@@ -141,6 +143,15 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx);
 void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx);
 void parsePromql(FileParse& fp, const BundleContext& ctx);
 void parseGenericText(FileParse& fp, const BundleContext& ctx);
+void parseKubectlLogs(FileParse& fp, const BundleContext& ctx);
+void parseCriLog(FileParse& fp, const BundleContext& ctx);
+void parseDockerJson(FileParse& fp, const BundleContext& ctx);
+void parseK8sEvents(FileParse& fp, const BundleContext& ctx);
+void parseK8sPods(FileParse& fp, const BundleContext& ctx);
+void parseKueueWorkload(FileParse& fp, const BundleContext& ctx);
+
+/// Pod name → node name from a pods JSON file (a v1 List or a single Pod); empty when the text is not one.
+std::map<std::string, std::string> podNodesFromJson(std::string_view bytes);
 
 /// Boot time of the host that wrote a journalctl -o json file, from a record's __REALTIME_TIMESTAMP minus its
 /// __MONOTONIC_TIMESTAMP: the anchor that places raw dmesg stamps of the same boot when no manifest gives one.

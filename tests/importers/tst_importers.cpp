@@ -262,6 +262,75 @@ private Q_SLOTS:
         QVERIFY(member->records > 1000);
     }
 
+    void kubernetesFormats()
+    {
+        QTemporaryDir dir;
+        const std::string pods = R"({"apiVersion": "v1", "kind": "List", "items": [
+  {"kind": "Pod", "metadata": {"name": "train-0-abc", "namespace": "ml"}, "spec": {"nodeName": "node-07"},
+   "status": {"phase": "Failed", "containerStatuses": [{"name": "trainer",
+     "state": {"terminated": {"exitCode": 137, "reason": "OOMKilled", "finishedAt": "2026-11-02T10:15:41Z",
+                              "message": "line one\nline two"}}}]}}]})";
+        const std::string events = R"({"kind": "List", "items": [
+  {"metadata": {"name": "node-07.18f2"}, "involvedObject": {"kind": "Node", "name": "node-07"}, "type": "Warning",
+   "reason": "GPUUnhealthy", "message": "GPU 3 Xid 79 fallen off the bus", "count": 2,
+   "lastTimestamp": "2026-11-02T10:15:02Z", "source": {"component": "gpu-health"}}]})";
+        const std::string workload =
+            "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Workload\nmetadata:\n  name: wl-1\n  namespace: ml\n"
+            "status:\n  conditions:\n  - type: QuotaReserved\n    status: \"True\"\n    reason: QuotaReserved\n"
+            "    lastTransitionTime: \"2026-11-02T08:14:50Z\"\n  - type: Finished\n    status: \"True\"\n"
+            "    reason: Failed\n    message: Job failed\n    lastTransitionTime: \"2026-11-02T10:25:09Z\"\n";
+        tests::writeFiles(dir,
+            { { "pods.json", pods }, { "events.json", events }, { "kueue/wl.yaml", workload },
+                { "logs/train-0-abc.log",
+                    "2026-11-02T10:15:06.229800123Z [rank3]: KeyError: 'x'\n2026-11-02T10:15:07.000000001Z plain "
+                    "line\n" },
+                { "pods/node-07/train-0-abc/trainer/0.log",
+                    "2026-11-02T10:15:06.100000000Z stdout P first half, \n"
+                    "2026-11-02T10:15:06.100000001Z stderr F an error line\n"
+                    "2026-11-02T10:15:06.100000002Z stdout F second half\n" },
+                { "docker/c.log",
+                    "{\"log\":\"partial \",\"stream\":\"stdout\",\"time\":\"2026-11-02T10:15:06.2Z\"}\n"
+                    "{\"log\":\"rest\\n\",\"stream\":\"stdout\",\"time\":\"2026-11-02T10:15:06.3Z\"}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(source(ev, "pods.json")->format, std::string("k8s-pods-json"));
+        QCOMPARE(source(ev, "events.json")->format, std::string("k8s-events-json"));
+        QCOMPARE(source(ev, "kueue/wl.yaml")->format, std::string("kueue-workload"));
+        QCOMPARE(source(ev, "logs/train-0-abc.log")->format, std::string("kubectl-logs"));
+        QCOMPARE(source(ev, "pods/node-07/train-0-abc/trainer/0.log")->format, std::string("cri-log"));
+        QCOMPARE(source(ev, "docker/c.log")->format, std::string("docker-json"));
+        // Kueue gives the scope.
+        QCOMPARE(ev.scope.scheduler, std::string("kueue"));
+        QCOMPARE(ev.scope.jobId, std::string("wl-1"));
+        QCOMPARE(ev.scope.state, std::string("Failed"));
+        QCOMPARE(formatUtc(ev.scope.endNs), std::string("2026-11-02T10:25:09Z"));
+        const auto p = records(ev, "pods.json");
+        QCOMPARE(p.size(), std::size_t(1));
+        QCOMPARE(std::string(p[0]->text),
+            std::string("pod ml/train-0-abc container trainer terminated reason=OOMKilled exitCode=137 message=\"line "
+                        "one\\nline two\""));
+        QCOMPARE(ev.nodeName(p[0]->node), std::string("node-07"));
+        const auto e = records(ev, "events.json");
+        QCOMPARE(e.size(), std::size_t(1));
+        QCOMPARE(ev.nodeName(e[0]->node), std::string("node-07"));
+        QVERIFY(std::string(e[0]->text).find("type=Warning reason=GPUUnhealthy") != std::string::npos);
+        // kubectl logs: the pod named in the path runs on node-07 (pods.json).
+        const auto k = records(ev, "logs/train-0-abc.log");
+        QCOMPARE(k.size(), std::size_t(2));
+        QCOMPARE(ev.nodeName(k[0]->node), std::string("node-07"));
+        QCOMPARE(k[0]->rank, 3);
+        QCOMPARE(std::string(k[0]->text), std::string("KeyError: 'x'"));
+        QCOMPARE(formatUtc(k[1]->timeNs), std::string("2026-11-02T10:15:07.000000001Z"));
+        // CRI: the P record joins its F record of the same stream; stderr in between stays separate.
+        const auto c = records(ev, "pods/node-07/train-0-abc/trainer/0.log");
+        QCOMPARE(c.size(), std::size_t(2));
+        QCOMPARE(std::string(c[0]->text), std::string("an error line"));
+        QCOMPARE(std::string(c[1]->text), std::string("first half, second half"));
+        QCOMPARE(c[1]->where.line, std::uint64_t(1));
+        const auto d = records(ev, "docker/c.log");
+        QCOMPARE(d.size(), std::size_t(1));
+        QCOMPARE(std::string(d[0]->text), std::string("partial rest"));
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

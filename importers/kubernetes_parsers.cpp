@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kubernetes and Kueue evidence (../shared/reference/evidence-formats.md §3, §5): container logs as kubectl,
+// the CRI runtime and docker write them, events, pod status and Kueue Workload objects. Objects become one
+// observation per fact, written as "key=value" text the rule catalog matches ("pod ml/x container trainer
+// terminated reason=OOMKilled exitCode=137").
+#include "importers/file_parse.h"
+
+#include <simdjson.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+namespace faultline::importers {
+
+using core::CivilTime;
+using core::kNsPerSec;
+using core::Observation;
+using core::SourceKind;
+using simdjson::SUCCESS;
+namespace dom = simdjson::dom;
+
+namespace {
+
+std::string_view str(dom::element e, std::string_view key)
+{
+    std::string_view out;
+    if (e[key].get(out) != SUCCESS)
+        return {};
+    return out;
+}
+
+/// Applies an RFC 3339 time; returns false when `text` is not one.
+bool setTime(FileParse& fp, Observation& o, std::string_view text)
+{
+    CivilTime t;
+    if (text.empty() || core::parseIsoTime(text, t) == 0)
+        return false;
+    fp.resolve(t, o);
+    return true;
+}
+
+/// Quotes a free-text value for the "key=value" record text; newlines stay as the literal two characters "\n".
+std::string quoteValue(std::string_view s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '"')
+            out += "\\\"";
+        else
+            out += c;
+    }
+    return out + "\"";
+}
+
+/// Host of a container log: the manifest/path host, else the pod named in the path (pod JSON gives its node).
+void containerHost(FileParse& fp, const BundleContext& ctx)
+{
+    if (!fp.hostName.empty())
+        return;
+    for (const auto& [pod, node] : ctx.podToNode)
+        if (fp.source.path.find(pod) != std::string::npos) {
+            fp.hostName = node;
+            return;
+        }
+}
+
+/// Finds the next occurrence of `needle` from `from` and returns its offset (or `from` when absent), so object
+/// records point at their own place in a pretty-printed JSON file.
+std::size_t locate(std::string_view buf, std::string_view needle, std::size_t& from)
+{
+    const std::size_t at = needle.empty() ? std::string_view::npos : buf.find(needle, from);
+    if (at == std::string_view::npos)
+        return from;
+    from = at + needle.size();
+    return at;
+}
+
+std::uint64_t lineOf(std::string_view buf, std::size_t offset)
+{
+    return static_cast<std::uint64_t>(
+               std::count(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(std::min(offset, buf.size())), '\n'))
+        + 1;
+}
+
+bool parseWhole(FileParse& fp, dom::parser& parser, dom::element& doc)
+{
+    const std::string_view buf = fp.data;
+    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
+        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
+            ? core::CoverageStatus::Truncated
+            : core::CoverageStatus::Error;
+        fp.warn(1, 0, "json-malformed", std::string("not valid JSON (") + simdjson::error_message(err) + ")");
+        return false;
+    }
+    return true;
+}
+
+/// Items of a v1 List, or the object itself.
+std::vector<dom::element> items(dom::element doc)
+{
+    std::vector<dom::element> out;
+    dom::array arr;
+    if (doc["items"].get(arr) == SUCCESS)
+        for (dom::element e : arr)
+            out.push_back(e);
+    else
+        out.push_back(doc);
+    return out;
+}
+
+} // namespace
+
+// kubectl logs --timestamps: "<RFC3339Nano> <line>"; the stamp is the runtime's capture time.
+void parseKubectlLogs(FileParse& fp, const BundleContext& ctx)
+{
+    containerHost(fp, ctx);
+    AppLogLineReader app(fp, ctx);
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        CivilTime t;
+        const std::size_t used = core::parseIsoTime(line, t);
+        if (used == 0 || !t.hasOffset || used >= line.size() || line[used] != ' ') {
+            if (!line.empty())
+                fp.warn(no, off, "kubectl-no-time", "line does not start with an RFC 3339 timestamp; time is inferred");
+            if (!line.empty())
+                app.read(line, no, off, line.size());
+            return true;
+        }
+        const std::int64_t ns = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
+        app.read(line.substr(used + 1), no, off, line.size(), ns);
+        return true;
+    });
+}
+
+// CRI (kubelet) files: "<RFC3339Nano> <stdout|stderr> <P|F>[:tags] <content>"; P partials join the next F.
+void parseCriLog(FileParse& fp, const BundleContext& ctx)
+{
+    containerHost(fp, ctx);
+    AppLogLineReader app(fp, ctx);
+    std::string pending[2];
+    std::uint64_t pendingLine[2] = { 0, 0 };
+    std::uint64_t pendingOff[2] = { 0, 0 };
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        if (line.empty())
+            return true;
+        CivilTime t;
+        const std::size_t used = core::parseIsoTime(line, t);
+        std::string_view rest = used ? line.substr(used) : std::string_view();
+        const bool ok = used > 0 && t.hasOffset && (rest.substr(0, 8) == " stdout " || rest.substr(0, 8) == " stderr ");
+        if (!ok || rest.size() < 10 || (rest[8] != 'P' && rest[8] != 'F')) {
+            fp.warn(no, off, "cri-malformed", "not a CRI log line (<time> <stream> <P|F> <content>); kept as text");
+            app.read(line, no, off, line.size());
+            return true;
+        }
+        const int stream = rest[1] == 's' && rest[4] == 'e' ? 1 : 0; // stderr : stdout
+        const bool partial = rest[8] == 'P';
+        std::size_t content = 9;
+        while (content < rest.size() && rest[content] != ' ')
+            ++content; // optional ":tags"
+        const std::string_view text = content < rest.size() ? rest.substr(content + 1) : std::string_view();
+        if (pending[stream].empty()) {
+            pendingLine[stream] = no;
+            pendingOff[stream] = off;
+        }
+        pending[stream].append(text);
+        if (partial)
+            return true;
+        const std::int64_t ns = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
+        const std::string_view joined = fp.arena->store(pending[stream]);
+        app.read(joined, pendingLine[stream], pendingOff[stream], off + line.size() - pendingOff[stream], ns);
+        pending[stream].clear();
+        return true;
+    });
+    for (int s = 0; s < 2; ++s)
+        if (!pending[s].empty()) {
+            fp.warn(pendingLine[s], pendingOff[s], "cri-partial", "a partial (P) record has no final (F) record; kept");
+            app.read(fp.arena->store(pending[s]), pendingLine[s], pendingOff[s], pending[s].size());
+        }
+}
+
+// docker json-file: {"log":"...\n","stream":"stderr","time":"..."}; a "log" without "\n" continues on the next.
+void parseDockerJson(FileParse& fp, const BundleContext& ctx)
+{
+    containerHost(fp, ctx);
+    AppLogLineReader app(fp, ctx);
+    dom::parser parser;
+    std::string pending;
+    std::uint64_t pendingLine = 0;
+    std::uint64_t pendingOff = 0;
+    fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
+        if (line.empty())
+            return true;
+        dom::element doc;
+        if (auto err = parser.parse(line.data(), line.size()).get(doc); err != SUCCESS) {
+            fp.warn(no, off, "json-malformed",
+                std::string("docker log record is not valid JSON (") + simdjson::error_message(err) + "); skipped");
+            return true;
+        }
+        const std::string_view log = str(doc, "log");
+        if (pending.empty()) {
+            pendingLine = no;
+            pendingOff = off;
+        }
+        pending.append(log);
+        if (pending.empty() || pending.back() != '\n')
+            return true;
+        pending.pop_back();
+        std::int64_t ns = INT64_MIN;
+        CivilTime t;
+        const std::string_view time = str(doc, "time");
+        if (core::parseIsoTime(time, t) > 0 && t.hasOffset)
+            ns = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
+        app.read(fp.arena->store(pending), pendingLine, pendingOff, off + line.size() - pendingOff, ns);
+        pending.clear();
+        return true;
+    });
+    if (!pending.empty())
+        app.read(fp.arena->store(pending), pendingLine, pendingOff, pending.size());
+}
+
+// kubectl get events -o json: one observation per event.
+void parseK8sEvents(FileParse& fp, const BundleContext&)
+{
+    dom::parser parser;
+    dom::element doc;
+    if (!parseWhole(fp, parser, doc))
+        return;
+    std::size_t from = 0;
+    for (dom::element ev : items(doc)) {
+        const std::string_view name = str(ev["metadata"], "name");
+        const std::size_t at = locate(fp.data, name, from);
+        dom::element obj;
+        const bool hasObj = ev["involvedObject"].get(obj) == SUCCESS;
+        const std::string_view kind = hasObj ? str(obj, "kind") : std::string_view();
+        const std::string_view objName = hasObj ? str(obj, "name") : std::string_view();
+        const std::string_view ns = hasObj ? str(obj, "namespace") : std::string_view();
+        std::string text = "event " + std::string(kind) + " " + (ns.empty() ? "" : std::string(ns) + "/")
+            + std::string(objName) + " type=" + std::string(str(ev, "type"))
+            + " reason=" + std::string(str(ev, "reason")) + " message=" + quoteValue(str(ev, "message"));
+        std::uint64_t count = 0;
+        if (ev["count"].get(count) == SUCCESS && count > 1)
+            text += " count=" + std::to_string(count);
+        Observation& o = fp.add(fp.arena->store(text), lineOf(fp.data, at), at, name.size());
+        // Node: the reporting host, or the object itself when it is a Node.
+        std::string_view host;
+        dom::element source;
+        if (ev["source"].get(source) == SUCCESS)
+            host = str(source, "host");
+        if (host.empty())
+            host = str(ev, "reportingInstance");
+        if (kind == "Node")
+            host = objName;
+        if (!host.empty())
+            o.node = fp.internHost(host);
+        if (!setTime(fp, o, str(ev, "lastTimestamp")) && !setTime(fp, o, str(ev, "eventTime"))
+            && !setTime(fp, o, str(ev, "firstTimestamp")))
+            setTime(fp, o, str(ev["metadata"], "creationTimestamp"));
+    }
+}
+
+std::map<std::string, std::string> podNodesFromJson(std::string_view bytes)
+{
+    std::map<std::string, std::string> out;
+    dom::parser parser;
+    dom::element doc;
+    if (parser.parse(bytes.data(), bytes.size()).get(doc) != SUCCESS)
+        return out;
+    for (dom::element pod : items(doc)) {
+        const std::string_view name = str(pod["metadata"], "name");
+        const std::string_view node = str(pod["spec"], "nodeName");
+        if (!name.empty() && !node.empty())
+            out.emplace(std::string(name), std::string(node));
+    }
+    return out;
+}
+
+// kubectl get pods -o json: one observation per container state that ended (terminated now or last time).
+void parseK8sPods(FileParse& fp, const BundleContext&)
+{
+    dom::parser parser;
+    dom::element doc;
+    if (!parseWhole(fp, parser, doc))
+        return;
+    std::size_t from = 0;
+    for (dom::element pod : items(doc)) {
+        const std::string_view name = str(pod["metadata"], "name");
+        const std::string_view ns = str(pod["metadata"], "namespace");
+        const std::string_view node = str(pod["spec"], "nodeName");
+        const std::size_t at = locate(fp.data, name, from);
+        const std::string who = "pod " + (ns.empty() ? "" : std::string(ns) + "/") + std::string(name);
+        auto record = [&](const std::string& text, std::string_view time) {
+            Observation& o = fp.add(fp.arena->store(text), lineOf(fp.data, at), at, name.size());
+            if (!node.empty())
+                o.node = fp.internHost(node);
+            setTime(fp, o, time);
+        };
+        const std::string_view phase = str(pod["status"], "phase");
+        const std::string_view reason = str(pod["status"], "reason"); // Evicted, Preempting, ...
+        if (!reason.empty())
+            record(who + " phase=" + std::string(phase) + " reason=" + std::string(reason)
+                    + " message=" + quoteValue(str(pod["status"], "message")),
+                str(pod["status"], "startTime"));
+        dom::array conditions;
+        if (pod["status"]["conditions"].get(conditions) == SUCCESS)
+            for (dom::element c : conditions)
+                if (str(c, "type") == "DisruptionTarget" && str(c, "status") == "True")
+                    record(who + " condition DisruptionTarget=True reason=" + std::string(str(c, "reason"))
+                            + " message=" + quoteValue(str(c, "message")),
+                        str(c, "lastTransitionTime"));
+        dom::array statuses;
+        if (pod["status"]["containerStatuses"].get(statuses) != SUCCESS)
+            continue;
+        for (dom::element cs : statuses) {
+            const std::string_view container = str(cs, "name");
+            for (const char* which : { "state", "lastState" }) {
+                dom::element term;
+                if (cs[which]["terminated"].get(term) != SUCCESS)
+                    continue;
+                std::int64_t exitCode = 0;
+                if (term["exitCode"].get(exitCode) != SUCCESS)
+                    exitCode = -1;
+                std::string text = who + " container " + std::string(container) + " terminated reason="
+                    + std::string(str(term, "reason")) + " exitCode=" + std::to_string(exitCode);
+                std::int64_t signal = 0;
+                if (term["signal"].get(signal) == SUCCESS)
+                    text += " signal=" + std::to_string(signal);
+                if (const std::string_view msg = str(term, "message"); !msg.empty())
+                    text += " message=" + quoteValue(msg);
+                if (std::string_view(which) == "lastState")
+                    text += " (previous restart)";
+                record(text, str(term, "finishedAt"));
+            }
+        }
+    }
+}
+
+// Kueue Workload (YAML or JSON): one observation per condition, the admission, and the scope facts.
+void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
+{
+    fp.source.lines = static_cast<std::uint64_t>(std::count(fp.data.begin(), fp.data.end(), '\n')) + 1;
+    std::vector<YAML::Node> docs;
+    try {
+        docs = YAML::LoadAll(std::string(fp.data));
+    } catch (const YAML::ParserException& e) {
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(
+            static_cast<std::uint64_t>(e.mark.line + 1), 0, "yaml-malformed", "Workload is not valid YAML: " + e.msg);
+        return;
+    }
+    auto scalar = [](const YAML::Node& n, const char* key) {
+        const YAML::Node v = n.IsMap() ? n[key] : YAML::Node();
+        return v.IsDefined() && v.IsScalar() ? v.Scalar() : std::string();
+    };
+    for (const YAML::Node& doc : docs) {
+        std::vector<YAML::Node> objs;
+        if (doc.IsMap() && doc["items"].IsDefined() && doc["items"].IsSequence())
+            for (const auto& i : doc["items"])
+                objs.push_back(i);
+        else if (doc.IsMap())
+            objs.push_back(doc);
+        for (const YAML::Node& w : objs) {
+            if (scalar(w, "kind") != "Workload")
+                continue;
+            const YAML::Node meta = w["metadata"];
+            const std::string name = scalar(meta, "name");
+            const std::string who = "workload " + scalar(meta, "namespace") + "/" + name;
+            const YAML::Node status = w["status"];
+            if (!status.IsDefined() || !status.IsMap())
+                continue;
+            const YAML::Node conds = status["conditions"];
+            std::int64_t start = INT64_MIN;
+            std::int64_t end = INT64_MIN;
+            std::string state;
+            if (conds.IsDefined() && conds.IsSequence())
+                for (const auto& c : conds) {
+                    const std::uint64_t line = static_cast<std::uint64_t>(c.Mark().line + 1);
+                    const std::string text = who + " condition " + scalar(c, "type") + "=" + scalar(c, "status")
+                        + " reason=" + scalar(c, "reason") + " message=" + quoteValue(scalar(c, "message"));
+                    Observation& o = fp.add(fp.arena->store(text), line, static_cast<std::uint64_t>(c.Mark().pos), 1);
+                    o.kind = SourceKind::Scheduler;
+                    setTime(fp, o, scalar(c, "lastTransitionTime"));
+                    if ((scalar(c, "type") == "Admitted" || scalar(c, "type") == "QuotaReserved")
+                        && scalar(c, "status") == "True")
+                        start = start == INT64_MIN ? o.timeNs : std::min(start, o.timeNs);
+                    if (scalar(c, "type") == "Finished" && scalar(c, "status") == "True") {
+                        end = o.timeNs;
+                        state = scalar(c, "reason");
+                    }
+                }
+            if (ctx.jobId.empty() || ctx.jobId == name) {
+                fp.facts.scheduler = "kueue";
+                fp.facts.jobId = name;
+                fp.facts.jobName = name;
+                fp.facts.state = state;
+                fp.facts.startNs = start;
+                fp.facts.endNs = end;
+                fp.facts.origin = fp.source.path + ":" + std::to_string(w.Mark().line + 1);
+            }
+        }
+    }
+}
+
+} // namespace faultline::importers

@@ -52,6 +52,9 @@ constexpr FormatInfo kFormats[] = {
     { "loki-query-range", SourceKind::AppLog, parseLokiQueryRange, false },
     { "promql-snapshot", SourceKind::Metrics, parsePromql, false },
     { "prometheus-query-range", SourceKind::Metrics, parsePromql, false },
+    { "scontrol", SourceKind::Scheduler, parseScontrol, false, true },
+    { "prometheus-text", SourceKind::Metrics, parsePromText, false },
+    { "logcli-text", SourceKind::AppLog, parseLogcliText, true },
     { "text", SourceKind::Other, parseGenericText, true },
 };
 
@@ -96,9 +99,25 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: Kubernetes pod objects (containerStatuses)";
         return "k8s-pods-json";
     }
+    if (l1.size() > 4 && l1[0] == '<' && l1.find(">1 ") != std::string::npos && l1.find(">1 ") <= 4) {
+        reason = "content: <PRI>1 TIMESTAMP HOST APP ... lines (RFC 5424 syslog)";
+        return "syslog";
+    }
+    if (startsWith(l1, "JobId=") || startsWith(l1, "NodeName=")) {
+        reason = "content: scontrol show job/node records (JobId=/NodeName=)";
+        return "scontrol";
+    }
+    if (startsWith(l1, "# HELP ") || startsWith(l1, "# TYPE ")) {
+        reason = "content: # HELP/# TYPE lines (Prometheus text exposition)";
+        return "prometheus-text";
+    }
     {
         core::CivilTime t;
         const std::size_t used = core::parseIsoTime(l1, t);
+        if (used > 0 && t.hasOffset && used + 1 < l1.size() && l1[used] == ' ' && l1[used + 1] == '{') {
+            reason = "content: <time> {labels} <line> (logcli default output)";
+            return "logcli-text";
+        }
         if (used > 0 && t.hasOffset && used < l1.size() && l1[used] == ' ') {
             const std::string_view rest = std::string_view(l1).substr(used);
             if ((rest.substr(0, 8) == " stdout " || rest.substr(0, 8) == " stderr ") && rest.size() > 9

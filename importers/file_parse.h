@@ -150,6 +150,16 @@ void parseK8sEvents(FileParse& fp, const BundleContext& ctx);
 void parseK8sPods(FileParse& fp, const BundleContext& ctx);
 void parseKueueWorkload(FileParse& fp, const BundleContext& ctx);
 
+/// Fills a metric series' name, node (Hostname/node labels, else the scrape instance's IP via the manifest, else the
+/// file's host), GPU index and device from its labels (sorted here).
+void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx);
+void parsePromText(FileParse& fp, const BundleContext& ctx);
+void parseScontrol(FileParse& fp, const BundleContext& ctx);
+void parseLogcliText(FileParse& fp, const BundleContext& ctx);
+
+/// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
+core::SourceKind kindForIdentifier(std::string_view ident);
+
 /// Pod name → node name from a pods JSON file (a v1 List or a single Pod); empty when the text is not one.
 std::map<std::string, std::string> podNodesFromJson(std::string_view bytes);
 

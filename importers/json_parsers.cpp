@@ -102,10 +102,7 @@ void parseJournalJson(FileParse& fp, const BundleContext&)
         getString(doc, "SYSLOG_IDENTIFIER", ident);
         std::string_view transport;
         getString(doc, "_TRANSPORT", transport);
-        o.kind = transport == "kernel" || ident == "kernel"                        ? SourceKind::Kernel
-            : ident == "nv-fabricmanager"                                          ? SourceKind::FabricManager
-            : (ident == "slurmd" || ident == "slurmctld" || ident == "slurmstepd") ? SourceKind::Scheduler
-                                                                                   : SourceKind::Kernel;
+        o.kind = transport == "kernel" ? SourceKind::Kernel : kindForIdentifier(ident);
         bool ok = false;
         if (getString(doc, "__REALTIME_TIMESTAMP", sv)) {
             const std::int64_t us = parseInt64(sv, ok);
@@ -276,6 +273,36 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
         [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
 }
 
+void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx)
+{
+    std::sort(ms.labels.begin(), ms.labels.end());
+    std::string host;
+    for (const auto& [k, v] : ms.labels) {
+        if (k == "__name__")
+            ms.name = v;
+        else if (k == "Hostname" || k == "hostname" || k == "node" || k == "nodename" || k == "kubernetes_node")
+            host = v;
+        else if (k == "gpu")
+            std::from_chars(v.data(), v.data() + v.size(), ms.gpu);
+        else if (k == "device" && ms.device.empty())
+            ms.device = v;
+        else if (k == "port")
+            ms.device += (ms.device.empty() ? "port " : " port ") + v;
+    }
+    // dcgm-exporter's Hostname can be the pod's name; the scrape target's address names the node.
+    if (host.empty())
+        for (const auto& [k, v] : ms.labels)
+            if (k == "instance") {
+                const std::string ip = v.substr(0, v.find(':'));
+                auto it = ctx.ipToHost.find(ip);
+                host = it != ctx.ipToHost.end() ? it->second : ip;
+            }
+    if (host.empty())
+        host = fp.hostName; // a per-node scrape file
+    if (!host.empty())
+        ms.node = fp.internHost(host);
+}
+
 void parsePromql(FileParse& fp, const BundleContext& ctx)
 {
     const std::string_view buf = fp.file->bytes();
@@ -315,29 +342,7 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
                 if (v.get(val) == SUCCESS)
                     ms.labels.emplace_back(std::string(k), std::string(val));
             }
-        std::sort(ms.labels.begin(), ms.labels.end());
-        std::string host;
-        for (const auto& [k, v] : ms.labels) {
-            if (k == "__name__")
-                ms.name = v;
-            else if (k == "Hostname" || k == "hostname" || k == "node" || k == "nodename" || k == "kubernetes_node")
-                host = v;
-            else if (k == "gpu")
-                std::from_chars(v.data(), v.data() + v.size(), ms.gpu);
-            else if (k == "device" && ms.device.empty())
-                ms.device = v;
-            else if (k == "port")
-                ms.device += (ms.device.empty() ? "port " : " port ") + v;
-        }
-        if (host.empty())
-            for (const auto& [k, v] : ms.labels)
-                if (k == "instance") {
-                    const std::string ip = v.substr(0, v.find(':'));
-                    auto it = ctx.ipToHost.find(ip);
-                    host = it != ctx.ipToHost.end() ? it->second : ip;
-                }
-        if (!host.empty())
-            ms.node = fp.nodes.intern(host);
+        identifyMetric(ms, fp, ctx);
         const std::size_t at = buf.find("\"metric\"", searchFrom);
         if (at != std::string_view::npos)
             searchFrom = at + 8;

@@ -331,6 +331,63 @@ private Q_SLOTS:
         QCOMPARE(std::string(d[0]->text), std::string("partial rest"));
     }
 
+    void moreTextFormats()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "scontrol_job.txt",
+                  "JobId=48213 JobName=llm pretrain 7b\n   UserId=alice(1001) GroupId=ml(1001) MCS_label=N/A\n"
+                  "   JobState=FAILED Reason=NonZeroExitCode Dependency=(null)\n   Requeue=0 Restarts=0 BatchFlag=1 "
+                  "Reboot=0 ExitCode=1:0\n"
+                  "   StartTime=2026-11-02T08:14:55 EndTime=2026-11-02T10:25:07 Deadline=N/A\n   "
+                  "NodeList=node-[01-04]\n\n" },
+                { "scrape_node-02_20261102T101515Z.prom",
+                    "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n# TYPE "
+                    "DCGM_FI_DEV_XID_ERRORS gauge\n"
+                    "DCGM_FI_DEV_XID_ERRORS{gpu=\"5\",UUID=\"GPU-7c1d\",Hostname=\"node-02\",err_code=\"149\"} 149\n"
+                    "DCGM_FI_DEV_GPU_TEMP{gpu=\"5\",Hostname=\"node-02\"} NaN\nbroken{gpu=\"1\" 3\n" },
+                { "loki.txt",
+                    "2026-11-02T10:15:01Z {host=\"node-02\", job=\"node-journal\", transport=\"kernel\"} NVRM: Xid "
+                    "(PCI:0000:c3:00): 149, x\n"
+                    "2026-11-02T10:15:32Z {job=\"slurm-joblogs\"} 0: [rank5]: NET/IB: error\n" },
+                { "syslog5424.log",
+                    "<4>1 2026-11-02T10:15:01.123456Z node-02 kernel - - [meta sequenceId=\"1\"] NVRM: Xid "
+                    "(PCI:0000:c3:00): 79, x\n"
+                    "<30>1 2026-11-02T10:15:02Z node-02 slurmd 4242 - - launch task StepId=48213.0\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(source(ev, "scontrol_job.txt")->format, std::string("scontrol"));
+        QCOMPARE(ev.scope.jobId, std::string("48213"));
+        QCOMPARE(ev.scope.state, std::string("FAILED"));
+        QCOMPARE(ev.scope.nodes.size(), std::size_t(4));
+        const auto j = records(ev, "scontrol_job.txt");
+        QCOMPARE(j.size(), std::size_t(1));
+        QVERIFY(std::string(j[0]->text).find("JobName=llm pretrain 7b") != std::string::npos);
+        QVERIFY(std::string(j[0]->text).find("JobState=FAILED Reason=NonZeroExitCode") != std::string::npos);
+        QCOMPARE(j[0]->where.line, std::uint64_t(1));
+        const Source* prom = source(ev, "scrape_node-02_20261102T101515Z.prom");
+        QCOMPARE(prom->format, std::string("prometheus-text"));
+        QVERIFY(hasWarning(prom, "prom-malformed", 5));
+        QCOMPARE(ev.metrics.size(), std::size_t(2));
+        QCOMPARE(ev.metrics[0].name, std::string("DCGM_FI_DEV_XID_ERRORS"));
+        QCOMPARE(ev.nodeName(ev.metrics[0].node), std::string("node-02"));
+        QCOMPARE(ev.metrics[0].gpu, 5);
+        QCOMPARE(formatUtc(ev.metrics[0].samples.front().first), std::string("2026-11-02T10:15:15Z"));
+        const auto l = records(ev, "loki.txt");
+        QCOMPARE(source(ev, "loki.txt")->format, std::string("logcli-text"));
+        QCOMPARE(l.size(), std::size_t(2));
+        QCOMPARE(l[0]->kind, SourceKind::Kernel);
+        QCOMPARE(ev.nodeName(l[0]->node), std::string("node-02"));
+        QCOMPARE(l[1]->kind, SourceKind::AppLog);
+        QCOMPARE(l[1]->rank, 5);
+        const auto y = records(ev, "syslog5424.log");
+        QCOMPARE(source(ev, "syslog5424.log")->format, std::string("syslog"));
+        QCOMPARE(y.size(), std::size_t(2));
+        QCOMPARE(std::string(y[0]->text), std::string("NVRM: Xid (PCI:0000:c3:00): 79, x"));
+        QCOMPARE(formatUtc(y[0]->timeNs), std::string("2026-11-02T10:15:01.123456Z"));
+        QCOMPARE(y[1]->kind, SourceKind::Scheduler);
+        QCOMPARE(std::string(y[1]->text), std::string("launch task StepId=48213.0"));
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

@@ -332,7 +332,16 @@ void parseDmesg(FileParse& fp, const BundleContext&)
             return true;
         }
         if (rest.empty() || rest[0] != '[') {
-            // A continuation line of a multi-line message (indented, no stamp).
+            // A continuation line of a multi-line message (indented, no stamp) belongs to the record above it.
+            Observation* prev = fp.observations.empty() ? nullptr : &fp.observations.back();
+            const char* end = line.data() + line.size();
+            if (prev && (line.front() == ' ' || line.front() == '\t') && prev->text.data() >= fp.data.data()
+                && prev->text.data() < end) {
+                prev->text = std::string_view(prev->text.data(), static_cast<std::size_t>(end - prev->text.data()));
+                prev->where.length =
+                    static_cast<std::uint32_t>(off + fp.baseOffset + line.size() - prev->where.byteOffset);
+                return true;
+            }
             fp.add(trim(rest), no, off, line.size());
             return true;
         }
@@ -347,6 +356,22 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         if (!msg.empty() && msg.front() == ' ')
             msg.remove_prefix(1);
         CivilTime ct;
+        if (!stamp.empty() && stamp[0] == '+') {
+            // --time-format=delta / reltime continuation: seconds since the previous message.
+            double delta = 0;
+            Observation& o = fp.add(msg, no, off, line.size());
+            const Observation* prev =
+                fp.observations.size() > 1 ? &fp.observations[fp.observations.size() - 2] : nullptr;
+            if (std::from_chars(stamp.data() + 1, stamp.data() + stamp.size(), delta).ec == std::errc() && prev
+                && prev->timeNs != INT64_MIN) {
+                o.timeNs = prev->timeNs + static_cast<std::int64_t>(delta * 1e9);
+                o.precisionNs = std::max<std::int64_t>(prev->precisionNs, 1000);
+                o.quality = prev->quality;
+            } else if (!prev || prev->timeNs == INT64_MIN) {
+                fp.warn(no, off, "dmesg-relative", "a relative [+seconds] stamp with no timed line before it");
+            }
+            return true;
+        }
         if (stamp.size() > 4 && !isDigit(stamp[0])) {
             // dmesg -T: "Mon Nov  2 10:15:01 2026"
             std::string s(stamp.substr(4));
@@ -557,6 +582,17 @@ void AppLogLineReader::read(
             s = s.substr(std::min(s.size(), d + 2));
         }
     }
+    // Ray: "(RayTrainWorker pid=4242, ip=10.10.0.2) message": the worker's IP names its node.
+    std::string_view rayIp;
+    if (s.size() > 8 && s[0] == '(') {
+        const auto close = s.find(") ");
+        const auto pid = s.find(" pid=");
+        if (close != std::string_view::npos && pid != std::string_view::npos && pid < close && close < 160) {
+            if (const auto ip = s.find("ip=", pid); ip != std::string_view::npos && ip < close)
+                rayIp = s.substr(ip + 3, close - ip - 3);
+            s = s.substr(close + 2);
+        }
+    }
     int rank = -1;
     // Stacked launcher prefixes: [rankN]:, [defaultN]: (local rank), Open MPI [job,rank]<stdout>:
     for (bool again = true; again;) {
@@ -592,6 +628,9 @@ void AppLogLineReader::read(
     }
     core::Observation& o = m_fp.add(s, lineNo, offset, length);
     o.rank = rank;
+    if (!rayIp.empty())
+        if (auto it = m_ctx.ipToHost.find(std::string(rayIp)); it != m_ctx.ipToHost.end())
+            o.node = m_fp.internHost(it->second);
     if (task >= 0 && static_cast<std::size_t>(task) < m_ctx.scopeNodes.size()
         && (m_ctx.ranksPerNode == 0 || m_ctx.scopeNodes.size() > 0))
         o.node = m_fp.internHost(m_ctx.scopeNodes[static_cast<std::size_t>(task)]);

@@ -227,13 +227,15 @@ void checkKeys(const YAML::Node& map, std::initializer_list<const char*> allowed
     }
 }
 
-std::shared_ptr<const re2::RE2> compileRegex(const YAML::Node& at, const std::string& text, bool anchorFull = false)
+std::shared_ptr<const re2::RE2> compileRegex(
+    const YAML::Node& at, const std::string& text, bool anchorFull = false, bool multiLine = false)
 {
     RE2::Options opts;
     opts.set_log_errors(false);
     opts.set_max_mem(8 << 20);
     opts.set_encoding(RE2::Options::EncodingUTF8);
-    auto re = std::make_shared<const re2::RE2>(anchorFull ? "^(?:" + text + ")$" : text, opts);
+    const std::string compiled = (multiLine ? "(?m)" : "") + (anchorFull ? "^(?:" + text + ")$" : text);
+    auto re = std::make_shared<const re2::RE2>(compiled, opts);
     if (!re->ok())
         fail(at, "bad-regex", "regex does not compile: " + re->error() + " (in '" + text + "')");
     return re;
@@ -478,9 +480,11 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
         r.sources.push_back(k);
     }
     r.patternText = reqScalar(n, "pattern");
-    r.pattern = compileRegex(n["pattern"], r.patternText);
+    // Multi-line mode: a record can span lines (an indented continuation, a journald entry); ^ and $ then anchor
+    // at each line, as they do for a one-line record.
+    r.pattern = compileRegex(n["pattern"], r.patternText, false, true);
     if (auto pb = optScalar(n, "preceded_by"); !pb.empty()) {
-        r.precededBy = compileRegex(n["preceded_by"], pb);
+        r.precededBy = compileRegex(n["preceded_by"], pb, false, true);
         r.lookback = intValue(n, "lookback", 3);
     }
     r.eventType = reqScalar(n, "event");
@@ -747,7 +751,7 @@ void CatalogReader::buildPrefilters()
         for (std::size_t i : idx) {
             std::string err;
             if (set->batch.Add("(?m)" + m_catalog->m_extractors[i].patternText, &err) < 0
-                || set->set.Add(m_catalog->m_extractors[i].patternText, &err) < 0) {
+                || set->set.Add("(?m)" + m_catalog->m_extractors[i].patternText, &err) < 0) {
                 const auto& r = m_catalog->m_extractors[i];
                 Diagnostic d;
                 d.code = "bad-regex";

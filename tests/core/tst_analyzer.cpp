@@ -102,6 +102,24 @@ private Q_SLOTS:
         QCOMPARE(v.symptoms.front().ranks, (std::vector<std::int32_t> { 1, 17 }));
     }
 
+    void multiLineRecordMatchesLineByLine()
+    {
+        // A record that spans lines (an indented continuation) still matches rules anchored with ^ and $.
+        Builder b;
+        b.scope({ "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::Kernel, "node-b", T0,
+            "NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.\n    detail line");
+        b.add(
+            SourceKind::AppLog, "node-a", T0 + 30 * kNsPerSec, "Traceback (most recent call last):\nKeyError: 'x'", 3);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(*v.events[v.cause].field("code"), std::string("79"));
+        bool exception = false;
+        for (const auto& e : v.events)
+            exception = exception || (e.type == "python.exception" && *e.field("exception") == "KeyError");
+        QVERIFY(exception);
+    }
+
     void symptomOutsideTheWindowIsNotExplained()
     {
         Builder b;

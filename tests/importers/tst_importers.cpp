@@ -388,6 +388,32 @@ private Q_SLOTS:
         QCOMPARE(std::string(y[1]->text), std::string("launch task StepId=48213.0"));
     }
 
+    void dmesgContinuationsDeltasAndRay()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml",
+                  "hosts:\n  node-01: {tz: UTC, boot_time: \"2026-11-02T00:00:00Z\", ip: 10.0.0.1}\n"
+                  "files:\n  dmesg.txt: {format: dmesg-raw, host: node-01}\n" },
+                { "dmesg.txt",
+                    "[  100.000000] NVRM: Xid (PCI:0000:1b:00): 13, Graphics Exception\n"
+                    "    ESR 0x504648=0x0 0x504650=0x0\n"
+                    "[  +0.500000] next message\n" },
+                { "ray.log", "(RayTrainWorker pid=4242, ip=10.0.0.1) [rank1]: KeyError: 'x'\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const auto d = records(ev, "dmesg.txt");
+        QCOMPARE(d.size(), std::size_t(2));
+        QCOMPARE(std::string(d[0]->text),
+            std::string("NVRM: Xid (PCI:0000:1b:00): 13, Graphics Exception\n    ESR 0x504648=0x0 0x504650=0x0"));
+        QCOMPARE(d[0]->where.length, std::uint32_t(99)); // both lines, from the first byte of the record
+        QCOMPARE(formatUtc(d[1]->timeNs), std::string("2026-11-02T00:01:40.500Z"));
+        const auto r = records(ev, "ray.log");
+        QCOMPARE(r.size(), std::size_t(1));
+        QCOMPARE(ev.nodeName(r[0]->node), std::string("node-01"));
+        QCOMPARE(r[0]->rank, 1);
+        QCOMPARE(std::string(r[0]->text), std::string("KeyError: 'x'"));
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

@@ -199,224 +199,241 @@ std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const Cata
     return out;
 }
 
-Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const AnalysisOptions& options)
+namespace {
+
+/// One run of the engine over one evidence set. Each phase is a method; the verdict being built is the state.
+class Attribution
 {
-    Verdict v;
-    v.catalogName = catalog.name();
-    v.catalogVersion = catalog.version();
-    v.catalogHash = catalog.contentHash();
-    v.engineVersion = kEngineVersion;
-    v.scope = evidence.scope;
-    v.nodes = evidence.nodes;
-    const CatalogSettings& settings = catalog.settings();
-    if (options.windowFromNs != INT64_MIN)
-        v.scope.startNs = options.windowFromNs;
-    if (options.windowToNs != INT64_MIN)
-        v.scope.endNs = options.windowToNs;
-    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+public:
+    Attribution(const EvidenceSet& evidence, const RuleCatalog& catalog, const AnalysisOptions& options, Verdict& v)
+        : m_evidence(evidence)
+        , m_catalog(catalog)
+        , m_settings(catalog.settings())
+        , m_options(options)
+        , m_v(v)
+    { }
 
-    // Phase 1: extraction.
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-    Extraction extraction(catalog);
-    std::vector<RawEvent> raws = extraction.runAll(evidence.observations, threads);
-    for (auto& m : extraction.runMetrics(evidence.metrics))
-        raws.push_back(std::move(m));
-    if (cancelled())
-        return v;
+    /// Phase 1: extraction; hosts named inside records win, then ranks map to nodes through the allocation.
+    void extract()
+    {
+        const unsigned threads =
+            m_options.threads ? m_options.threads : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+        Extraction extraction(m_catalog);
+        std::vector<RawEvent> raws = extraction.runAll(m_evidence.observations, threads);
+        for (auto& m : extraction.runMetrics(m_evidence.metrics))
+            raws.push_back(std::move(m));
 
-    // Hosts named inside records win; then ranks map to nodes through the allocation layout.
-    std::vector<Event> events;
-    events.reserve(raws.size());
-    for (auto& raw : raws) {
-        Event& e = raw.event;
-        if (!raw.nodeHint.empty())
-            e.node = v.nodes.intern(raw.nodeHint);
-        const Source& src = evidence.sources[e.provenance.front().source];
-        if (e.rank >= 0 && v.scope.ranksPerNode > 0 && src.host == kNoNode) {
-            const auto idx = static_cast<std::size_t>(e.rank / v.scope.ranksPerNode);
-            if (idx < v.scope.nodes.size() && raw.nodeHint.empty())
-                e.node = v.scope.nodes[idx];
+        // Hosts named inside records win; then ranks map to nodes through the allocation layout.
+        m_events.reserve(raws.size());
+        for (auto& raw : raws) {
+            Event& e = raw.event;
+            if (!raw.nodeHint.empty())
+                e.node = m_v.nodes.intern(raw.nodeHint);
+            const Source& src = m_evidence.sources[e.provenance.front().source];
+            if (e.rank >= 0 && m_v.scope.ranksPerNode > 0 && src.host == kNoNode) {
+                const auto idx = static_cast<std::size_t>(e.rank / m_v.scope.ranksPerNode);
+                if (idx < m_v.scope.nodes.size() && raw.nodeHint.empty())
+                    e.node = m_v.scope.nodes[idx];
+            }
+            m_events.push_back(std::move(e));
         }
-        events.push_back(std::move(e));
     }
 
-    // Phase 2: filters. Scope first: events outside the workload window (plus margin) are kept out.
-    const bool windowTrusted = !v.scope.windowZoneAssumed || options.windowFromNs != INT64_MIN;
-    const std::int64_t lo =
-        v.scope.startNs == INT64_MIN || !windowTrusted ? INT64_MIN : v.scope.startNs - settings.scopeMarginNs;
-    const std::int64_t hi =
-        v.scope.endNs == INT64_MIN || !windowTrusted ? INT64_MAX : v.scope.endNs + settings.scopeMarginNs;
-    if (!windowTrusted)
-        v.confidenceNotes.push_back("the workload window comes from scheduler times written without a zone and read "
-                                    "as UTC (no tz in a manifest): evidence is not filtered by window");
-    std::vector<Event> kept;
-    for (auto& e : events) {
-        // Scheduler logs hold every job: a record naming another job id is out of scope.
-        const std::string* job = e.field("job");
-        const bool otherJob = job && !v.scope.jobId.empty() && *job != v.scope.jobId;
-        if (e.outOfScope || otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
-            ++v.filteredEvents;
-            continue;
+    /// Phase 2: filters. Scope first: events outside the workload window (plus margin) and other jobs' records
+    /// are kept out; then the catalog's filters; then duplicates merge and events are put in time order.
+    void filter()
+    {
+        m_windowTrusted = !m_v.scope.windowZoneAssumed || m_options.windowFromNs != INT64_MIN;
+        const std::int64_t lo = m_v.scope.startNs == INT64_MIN || !m_windowTrusted
+            ? INT64_MIN
+            : m_v.scope.startNs - m_settings.scopeMarginNs;
+        const std::int64_t hi =
+            m_v.scope.endNs == INT64_MIN || !m_windowTrusted ? INT64_MAX : m_v.scope.endNs + m_settings.scopeMarginNs;
+        if (!m_windowTrusted)
+            m_v.confidenceNotes.push_back(
+                "the workload window comes from scheduler times written without a zone and read "
+                "as UTC (no tz in a manifest): evidence is not filtered by window");
+        std::vector<Event> kept;
+        for (auto& e : m_events) {
+            // Scheduler logs hold every job: a record naming another job id is out of scope.
+            const std::string* job = e.field("job");
+            const bool otherJob = job && !m_v.scope.jobId.empty() && *job != m_v.scope.jobId;
+            if (e.outOfScope || otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
+                ++m_v.filteredEvents;
+                continue;
+            }
+            bool drop = false;
+            for (const auto& f : m_catalog.filters()) {
+                if (!f.when.matches(e))
+                    continue;
+                if (f.text && !RE2::PartialMatch(e.excerpt, *f.text))
+                    continue;
+                if (f.action == FilterRule::Action::Drop) {
+                    drop = true;
+                    break;
+                }
+                e.role = f.action == FilterRule::Action::Suppress ? Role::Context : f.role;
+                e.fields.emplace_back("filtered_by", f.id);
+                std::sort(e.fields.begin(), e.fields.end());
+            }
+            if (drop) {
+                ++m_v.filteredEvents;
+                continue;
+            }
+            kept.push_back(std::move(e));
         }
-        bool drop = false;
-        for (const auto& f : catalog.filters()) {
-            if (!f.when.matches(e))
-                continue;
-            if (f.text && !RE2::PartialMatch(e.excerpt, *f.text))
-                continue;
-            if (f.action == FilterRule::Action::Drop) {
-                drop = true;
+        m_events = dedupe(std::move(kept));
+        std::sort(m_events.begin(), m_events.end(), eventLess);
+    }
+
+    /// Phase 3: correlation. Each event gets at most one explaining cause: the earliest that any correlator allows
+    /// (catalog order breaks ties).
+    void correlate()
+    {
+        const std::size_t n = m_events.size();
+        m_v.causeOf.assign(n, -1);
+        m_v.linkVia.assign(n, {});
+        m_v.linkRelation.assign(n, {});
+        std::vector<std::vector<std::size_t>> causesOf(m_catalog.correlators().size());
+        for (std::size_t c = 0; c < m_catalog.correlators().size(); ++c)
+            for (std::size_t j = 0; j < n; ++j)
+                if (m_catalog.correlators()[c].cause.matches(m_events[j]))
+                    causesOf[c].push_back(j);
+        auto reaches = [&](std::size_t from, std::size_t target) {
+            for (std::int64_t k = static_cast<std::int64_t>(from); k >= 0; k = m_v.causeOf[static_cast<std::size_t>(k)])
+                if (static_cast<std::size_t>(k) == target)
+                    return true;
+            return false;
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            const Event& s = m_events[i];
+            std::int64_t best = -1;
+            std::size_t bestCorr = 0;
+            for (std::size_t c = 0; c < m_catalog.correlators().size(); ++c) {
+                const Correlator& corr = m_catalog.correlators()[c];
+                if (!corr.symptom.matches(s))
+                    continue;
+                for (std::size_t j : causesOf[c]) {
+                    if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
+                        continue;
+                    const Event& cause = m_events[j];
+                    if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN)
+                        continue;
+                    const std::int64_t slack = s.precisionNs + cause.precisionNs;
+                    const std::int64_t delta = s.orderTimeNs() - cause.orderTimeNs();
+                    if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
+                        continue;
+                    if (!nodesRelate(corr.nodes, cause, s))
+                        continue;
+                    // A root-capable event is only explained by an earlier one (in the deterministic event order):
+                    // two candidates must never explain each other through wide, inferred time intervals.
+                    if (corr.relation != "precursor" && s.role == Role::Root && j > i)
+                        continue;
+                    if (reaches(j, i))
+                        continue;
+                    best = static_cast<std::int64_t>(j);
+                    bestCorr = c;
+                }
+            }
+            if (best >= 0) {
+                m_v.causeOf[i] = best;
+                m_v.linkVia[i] = m_catalog.correlators()[bestCorr].id;
+                m_v.linkRelation[i] = m_catalog.correlators()[bestCorr].relation;
+            }
+        }
+    }
+
+    /// Phase 4: the terminal failure episode, and the earliest unexplained root inside it.
+    void selectCause()
+    {
+        const std::size_t n = m_events.size();
+        m_timeout = m_settings.collectiveTimeoutNs;
+        for (const auto& e : m_events)
+            if (const std::string* t = e.field("timeout_ms")) {
+                try {
+                    m_timeout = std::max<std::int64_t>(m_timeout, std::stoll(*t) * kNsPerMs);
+                } catch (const std::exception&) { }
+            }
+        // The terminal failure episode is read from the evidence itself: the last cluster of cascade and teardown
+        // events (a scheduler end time can be off by a zone, or far after a hang).
+        m_endT = INT64_MIN;
+        for (const auto& e : m_events)
+            if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN)
+                m_endT = std::max(m_endT, e.timeNs);
+        if (m_endT == INT64_MIN)
+            m_endT = m_v.scope.endNs;
+        if (m_endT == INT64_MIN)
+            for (const auto& e : m_events)
+                m_endT = std::max(m_endT, e.timeNs);
+        m_firstFailure = m_endT;
+        for (const auto& e : m_events)
+            if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN
+                && e.timeNs >= m_endT - 2 * m_timeout - m_settings.scopeMarginNs)
+                m_firstFailure = std::min(m_firstFailure, e.timeNs);
+        m_episodeStart =
+            m_firstFailure == INT64_MIN ? INT64_MIN : m_firstFailure - m_timeout - m_settings.scopeMarginNs;
+
+        std::vector<std::size_t> candidates;
+        for (std::size_t i = 0; i < n; ++i)
+            if (m_events[i].role == Role::Root && m_v.causeOf[i] < 0)
+                candidates.push_back(i);
+        m_primary = -1;
+        // An event with an inferred time may lie anywhere in its interval: it is in the episode if the interval reaches
+        // it.
+        for (std::size_t i : candidates)
+            if (m_episodeStart == INT64_MIN || m_events[i].timeNs + m_events[i].precisionNs >= m_episodeStart) {
+                m_primary = static_cast<std::int64_t>(i);
                 break;
             }
-            e.role = f.action == FilterRule::Action::Suppress ? Role::Context : f.role;
-            e.fields.emplace_back("filtered_by", f.id);
-            std::sort(e.fields.begin(), e.fields.end());
-        }
-        if (drop) {
-            ++v.filteredEvents;
-            continue;
-        }
-        kept.push_back(std::move(e));
-    }
-    events = dedupe(std::move(kept));
-    std::sort(events.begin(), events.end(), eventLess);
-    if (cancelled())
-        return v;
-
-    // Phase 3: correlation. Each event gets at most one explaining cause: the earliest that any correlator
-    // allows (catalog order breaks ties).
-    const std::size_t n = events.size();
-    v.causeOf.assign(n, -1);
-    v.linkVia.assign(n, {});
-    v.linkRelation.assign(n, {});
-    std::vector<std::vector<std::size_t>> causesOf(catalog.correlators().size());
-    for (std::size_t c = 0; c < catalog.correlators().size(); ++c)
-        for (std::size_t j = 0; j < n; ++j)
-            if (catalog.correlators()[c].cause.matches(events[j]))
-                causesOf[c].push_back(j);
-    auto reaches = [&](std::size_t from, std::size_t target) {
-        for (std::int64_t k = static_cast<std::int64_t>(from); k >= 0; k = v.causeOf[static_cast<std::size_t>(k)])
-            if (static_cast<std::size_t>(k) == target)
-                return true;
-        return false;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-        const Event& s = events[i];
-        std::int64_t best = -1;
-        std::size_t bestCorr = 0;
-        for (std::size_t c = 0; c < catalog.correlators().size(); ++c) {
-            const Correlator& corr = catalog.correlators()[c];
-            if (!corr.symptom.matches(s))
-                continue;
-            for (std::size_t j : causesOf[c]) {
-                if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
-                    continue;
-                const Event& cause = events[j];
-                if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN)
-                    continue;
-                const std::int64_t slack = s.precisionNs + cause.precisionNs;
-                const std::int64_t delta = s.orderTimeNs() - cause.orderTimeNs();
-                if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
-                    continue;
-                if (!nodesRelate(corr.nodes, cause, s))
-                    continue;
-                // A root-capable event is only explained by an earlier one (in the deterministic event order):
-                // two candidates must never explain each other through wide, inferred time intervals.
-                if (corr.relation != "precursor" && s.role == Role::Root && j > i)
-                    continue;
-                if (reaches(j, i))
-                    continue;
-                best = static_cast<std::int64_t>(j);
-                bestCorr = c;
-            }
-        }
-        if (best >= 0) {
-            v.causeOf[i] = best;
-            v.linkVia[i] = catalog.correlators()[bestCorr].id;
-            v.linkRelation[i] = catalog.correlators()[bestCorr].relation;
-        }
     }
 
-    // Phase 4: selection inside the terminal failure episode.
-    std::int64_t timeout = settings.collectiveTimeoutNs;
-    for (const auto& e : events)
-        if (const std::string* t = e.field("timeout_ms")) {
-            try {
-                timeout = std::max<std::int64_t>(timeout, std::stoll(*t) * kNsPerMs);
-            } catch (const std::exception&) { }
-        }
-    // The terminal failure episode is read from the evidence itself: the last cluster of cascade and teardown
-    // events (a scheduler end time can be off by a zone, or far after a hang).
-    std::int64_t endT = INT64_MIN;
-    for (const auto& e : events)
-        if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN)
-            endT = std::max(endT, e.timeNs);
-    if (endT == INT64_MIN)
-        endT = v.scope.endNs;
-    if (endT == INT64_MIN)
-        for (const auto& e : events)
-            endT = std::max(endT, e.timeNs);
-    std::int64_t firstFailure = endT;
-    for (const auto& e : events)
-        if ((e.role == Role::Cascade || e.role == Role::Teardown) && e.timeNs != INT64_MIN
-            && e.timeNs >= endT - 2 * timeout - settings.scopeMarginNs)
-            firstFailure = std::min(firstFailure, e.timeNs);
-    const std::int64_t episodeStart =
-        firstFailure == INT64_MIN ? INT64_MIN : firstFailure - timeout - settings.scopeMarginNs;
+    /// Outcome mapping and the verdict's body: cause, symptoms, trail, alternatives, coverage, confidence.
+    void explain()
+    {
+        m_v.coverage = buildCoverage(m_evidence, m_settings);
+        if (m_primary >= 0)
+            explainCause();
+        else
+            explainInconclusive();
+        weighCoverage();
+        summarise();
+        m_v.events = std::move(m_events);
+    }
 
-    std::vector<std::size_t> candidates;
-    for (std::size_t i = 0; i < n; ++i)
-        if (events[i].role == Role::Root && v.causeOf[i] < 0)
-            candidates.push_back(i);
-    std::int64_t primary = -1;
-    // An event with an inferred time may lie anywhere in its interval: it is in the episode if the interval reaches it.
-    for (std::size_t i : candidates)
-        if (episodeStart == INT64_MIN || events[i].timeNs + events[i].precisionNs >= episodeStart) {
-            primary = static_cast<std::int64_t>(i);
-            break;
-        }
-
-    auto rootOf = [&](std::size_t i) {
+private:
+    std::size_t rootOf(std::size_t i) const
+    {
         std::size_t k = i;
-        while (v.causeOf[k] >= 0)
-            k = static_cast<std::size_t>(v.causeOf[k]);
+        while (m_v.causeOf[k] >= 0)
+            k = static_cast<std::size_t>(m_v.causeOf[k]);
         return k;
-    };
+    }
 
-    v.coverage = buildCoverage(evidence, settings);
-    std::set<std::string> missingKinds;
-    std::vector<std::string> missingNodes;
-    for (const auto& c : v.coverage)
-        if (c.status == CoverageStatus::Missing || c.status == CoverageStatus::Error) {
-            missingKinds.insert(c.kind);
-            if (!c.node.empty())
-                missingNodes.push_back(c.kind + ":" + c.node);
-        }
+    /// Hosts that are not part of the allocation (the slurmctld host, a log collector) never count as symptom nodes.
+    bool inScopeNode(NodeId node) const
+    {
+        return m_v.scope.nodes.empty()
+            || std::find(m_v.scope.nodes.begin(), m_v.scope.nodes.end(), node) != m_v.scope.nodes.end();
+    }
 
-    // Hosts that are not part of the allocation (the slurmctld host, a log collector) never count as symptom nodes.
-    auto inScopeNode = [&](NodeId node) {
-        return v.scope.nodes.empty()
-            || std::find(v.scope.nodes.begin(), v.scope.nodes.end(), node) != v.scope.nodes.end();
-    };
-
-    double confidence = 0;
-    if (primary >= 0) {
-        const auto p = static_cast<std::size_t>(primary);
-        const Event& cause = events[p];
-        v.hasCause = true;
-        v.cause = p;
-        v.domain = cause.domain;
-        v.subdomain = cause.subdomain;
-        auto oc = settings.outcomeByDomain.find(cause.domain);
-        v.outcome = oc == settings.outcomeByDomain.end() ? "inconclusive" : oc->second;
-        v.action = !cause.action.empty()                       ? cause.action
-            : settings.defaultActionByOutcome.count(v.outcome) ? settings.defaultActionByOutcome.at(v.outcome)
-                                                               : "";
+    void explainCause()
+    {
+        const std::size_t n = m_events.size();
+        const auto p = static_cast<std::size_t>(m_primary);
+        const Event& cause = m_events[p];
+        m_v.hasCause = true;
+        m_v.cause = p;
+        m_v.domain = cause.domain;
+        m_v.subdomain = cause.subdomain;
+        auto oc = m_settings.outcomeByDomain.find(cause.domain);
+        m_v.outcome = oc == m_settings.outcomeByDomain.end() ? "inconclusive" : oc->second;
+        m_v.action = !cause.action.empty()                         ? cause.action
+            : m_settings.defaultActionByOutcome.count(m_v.outcome) ? m_settings.defaultActionByOutcome.at(m_v.outcome)
+                                                                   : "";
         if (cause.node != kNoNode)
-            v.originNodes.push_back(v.nodes.name(cause.node));
-        if (v.outcome == "infrastructure_failure" && cause.node != kNoNode)
-            v.blamedNodes.push_back(v.nodes.name(cause.node));
+            m_v.originNodes.push_back(m_v.nodes.name(cause.node));
+        if (m_v.outcome == "infrastructure_failure" && cause.node != kNoNode)
+            m_v.blamedNodes.push_back(m_v.nodes.name(cause.node));
 
         // Symptoms, trail.
         std::map<std::string, SymptomGroup> groups;
@@ -424,10 +441,10 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
         std::size_t precursors = 0;
         std::size_t confirmations = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            if (i == p || v.causeOf[i] < 0 || rootOf(i) != p)
+            if (i == p || m_v.causeOf[i] < 0 || rootOf(i) != p)
                 continue;
-            const Event& e = events[i];
-            const std::string& rel = v.linkRelation[i];
+            const Event& e = m_events[i];
+            const std::string& rel = m_v.linkRelation[i];
             if (rel == "precursor")
                 ++precursors;
             else if (rel == "confirmation" || rel == "companion")
@@ -435,8 +452,9 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             if (rel != "symptom")
                 continue;
             if (e.node != kNoNode && inScopeNode(e.node)
-                && std::find(v.originNodes.begin(), v.originNodes.end(), v.nodes.name(e.node)) == v.originNodes.end())
-                symptomNodes.insert(v.nodes.name(e.node));
+                && std::find(m_v.originNodes.begin(), m_v.originNodes.end(), m_v.nodes.name(e.node))
+                    == m_v.originNodes.end())
+                symptomNodes.insert(m_v.nodes.name(e.node));
             // Teardown (launchers and the scheduler stopping the job) shows how far the failure reached, but it is
             // not a symptom worth counting.
             if (e.role == Role::Teardown)
@@ -445,7 +463,7 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             if (g.count == 0) {
                 g.type = e.type;
                 g.label = e.label;
-                g.correlator = v.linkVia[i];
+                g.correlator = m_v.linkVia[i];
                 g.firstNs = e.timeNs;
             }
             ++g.count;
@@ -453,7 +471,7 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
             g.firstNs = std::min(g.firstNs, e.timeNs);
             g.events.push_back(i);
             if (e.node != kNoNode) {
-                const std::string& nn = v.nodes.name(e.node);
+                const std::string& nn = m_v.nodes.name(e.node);
                 if (std::find(g.nodes.begin(), g.nodes.end(), nn) == g.nodes.end())
                     g.nodes.push_back(nn);
             }
@@ -463,145 +481,203 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
         for (auto& [type, g] : groups) {
             std::sort(g.nodes.begin(), g.nodes.end());
             std::sort(g.ranks.begin(), g.ranks.end());
-            v.symptoms.push_back(std::move(g));
+            m_v.symptoms.push_back(std::move(g));
         }
-        std::sort(v.symptoms.begin(), v.symptoms.end(), [](const SymptomGroup& a, const SymptomGroup& b) {
+        std::sort(m_v.symptoms.begin(), m_v.symptoms.end(), [](const SymptomGroup& a, const SymptomGroup& b) {
             return a.firstNs != b.firstNs ? a.firstNs < b.firstNs : a.type < b.type;
         });
-        v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
+        m_v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
         for (std::size_t i = 0; i < n; ++i) {
             if (i == p)
-                v.trail.push_back({ i, "cause" });
-            else if (v.causeOf[i] >= 0 && rootOf(i) == p)
-                v.trail.push_back({ i, v.linkRelation[i] + " via " + v.linkVia[i] });
+                m_v.trail.push_back({ i, "cause" });
+            else if (m_v.causeOf[i] >= 0 && rootOf(i) == p)
+                m_v.trail.push_back({ i, m_v.linkRelation[i] + " via " + m_v.linkVia[i] });
         }
 
         // Alternatives and why they lost.
-        for (std::size_t i = 0; i < n && v.alternatives.size() < 12; ++i) {
+        for (std::size_t i = 0; i < n && m_v.alternatives.size() < 12; ++i) {
             if (i == p)
                 continue;
-            const Event& e = events[i];
-            if (e.role == Role::Root && v.causeOf[i] < 0) {
-                if (episodeStart != INT64_MIN && e.timeNs + e.precisionNs < episodeStart)
-                    v.alternatives.push_back({ i,
+            const Event& e = m_events[i];
+            if (e.role == Role::Root && m_v.causeOf[i] < 0) {
+                if (m_episodeStart != INT64_MIN && e.timeNs + e.precisionNs < m_episodeStart)
+                    m_v.alternatives.push_back({ i,
                         "before the terminal failure episode: the job kept running for "
-                            + formatDelta(firstFailure - e.timeNs) + " after it" });
+                            + formatDelta(m_firstFailure - e.timeNs) + " after it" });
                 else
-                    v.alternatives.push_back({ i,
+                    m_v.alternatives.push_back({ i,
                         "later than the cause (" + formatDelta(e.orderTimeNs() - cause.orderTimeNs())
                             + ") and not linked to it by any correlator: a second, independent failure is possible" });
             }
         }
-        for (std::size_t i = 0; i < n && v.alternatives.size() < 16; ++i) {
-            const Event& e = events[i];
-            if (i != p && e.role == Role::Root && v.causeOf[i] >= 0)
-                v.alternatives.push_back({ i,
-                    "explained as " + v.linkRelation[i] + " of '" + events[static_cast<std::size_t>(v.causeOf[i])].label
-                        + "' ("
-                        + formatDelta(e.orderTimeNs() - events[static_cast<std::size_t>(v.causeOf[i])].orderTimeNs())
-                        + ", correlator " + v.linkVia[i] + ")" });
+        for (std::size_t i = 0; i < n && m_v.alternatives.size() < 16; ++i) {
+            const Event& e = m_events[i];
+            if (i != p && e.role == Role::Root && m_v.causeOf[i] >= 0)
+                m_v.alternatives.push_back({ i,
+                    "explained as " + m_v.linkRelation[i] + " of '"
+                        + m_events[static_cast<std::size_t>(m_v.causeOf[i])].label + "' ("
+                        + formatDelta(
+                            e.orderTimeNs() - m_events[static_cast<std::size_t>(m_v.causeOf[i])].orderTimeNs())
+                        + ", correlator " + m_v.linkVia[i] + ")" });
         }
         std::set<NodeId> summarised;
-        for (std::size_t i = 0; i < n && v.alternatives.size() < 20; ++i) {
-            const Event& e = events[i];
+        for (std::size_t i = 0; i < n && m_v.alternatives.size() < 20; ++i) {
+            const Event& e = m_events[i];
             if (e.role == Role::Teardown && e.field("root_cause_rank") && summarised.insert(e.node).second)
-                v.alternatives.push_back({ i,
+                m_v.alternatives.push_back({ i,
                     "teardown summary: a launcher names the first failure its own agent observed, "
                     "not the first failure of the job" });
         }
 
         // Confidence: evidence quality minus coverage gaps.
-        confidence = cause.quality == TimeQuality::Exact ? 0.9 : cause.quality == TimeQuality::AssumedZone ? 0.8 : 0.7;
-        v.confidenceNotes.push_back(std::string("cause time is ") + timeQualityName(cause.quality));
+        m_confidence = cause.quality == TimeQuality::Exact ? 0.9
+            : cause.quality == TimeQuality::AssumedZone    ? 0.8
+                                                           : 0.7;
+        m_v.confidenceNotes.push_back(std::string("cause time is ") + timeQualityName(cause.quality));
         if (precursors + confirmations > 0) {
-            confidence += std::min(0.08, 0.03 * static_cast<double>(precursors + confirmations));
-            v.confidenceNotes.push_back(std::to_string(precursors) + " precursor(s) and "
+            m_confidence += std::min(0.08, 0.03 * static_cast<double>(precursors + confirmations));
+            m_v.confidenceNotes.push_back(std::to_string(precursors) + " precursor(s) and "
                 + std::to_string(confirmations) + " companion/confirmation(s) corroborate the cause");
         }
-        if (!v.symptoms.empty())
-            v.confidenceNotes.push_back("the cause explains "
-                + std::to_string(v.trail.size() - 1 - precursors - confirmations) + " later symptom(s)");
+        if (!m_v.symptoms.empty())
+            m_v.confidenceNotes.push_back("the cause explains "
+                + std::to_string(m_v.trail.size() - 1 - precursors - confirmations) + " later symptom(s)");
         if (const std::string* peer = cause.field("peer_may_be_source"); peer && *peer == "true")
-            v.confidenceNotes.push_back("NVIDIA's catalog says the device at the other end of this link may be the "
-                                        "source (INVESTIGATE_PEER_DEVICE): check the peer GPU/NVSwitch too");
-    } else {
-        v.outcome = "inconclusive";
-        v.domain = "unknown";
-        v.summary = "no initiating event found";
-        v.inconclusiveReasons.push_back("no root-cause candidate in the terminal failure episode"
-            + (firstFailure == INT64_MIN ? std::string()
-                                         : " (" + formatUtc(episodeStart) + " .. " + formatUtc(endT) + ")"));
+            m_v.confidenceNotes.push_back("NVIDIA's catalog says the device at the other end of this link may be the "
+                                          "source (INVESTIGATE_PEER_DEVICE): check the peer GPU/NVSwitch too");
+    }
+
+    void explainInconclusive()
+    {
+        const std::size_t n = m_events.size();
+        m_v.outcome = "inconclusive";
+        m_v.domain = "unknown";
+        m_v.summary = "no initiating event found";
+        m_v.inconclusiveReasons.push_back("no root-cause candidate in the terminal failure episode"
+            + (m_firstFailure == INT64_MIN ? std::string()
+                                           : " (" + formatUtc(m_episodeStart) + " .. " + formatUtc(m_endT) + ")"));
         std::map<std::string, std::pair<std::size_t, std::set<std::string>>> unexplained;
         std::set<std::string> symptomNodes;
         for (std::size_t i = 0; i < n; ++i)
-            if (events[i].role == Role::Cascade) {
-                auto& u = unexplained[events[i].type];
+            if (m_events[i].role == Role::Cascade) {
+                auto& u = unexplained[m_events[i].type];
                 ++u.first;
-                if (events[i].node != kNoNode) {
-                    u.second.insert(v.nodes.name(events[i].node));
-                    if (inScopeNode(events[i].node))
-                        symptomNodes.insert(v.nodes.name(events[i].node));
+                if (m_events[i].node != kNoNode) {
+                    u.second.insert(m_v.nodes.name(m_events[i].node));
+                    if (inScopeNode(m_events[i].node))
+                        symptomNodes.insert(m_v.nodes.name(m_events[i].node));
                 }
             }
-        v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
+        m_v.symptomNodes.assign(symptomNodes.begin(), symptomNodes.end());
         for (const auto& [type, u] : unexplained) {
             std::string nodes;
             for (const auto& nn : u.second)
                 nodes += (nodes.empty() ? "" : ", ") + nn;
-            v.inconclusiveReasons.push_back(std::to_string(u.first) + " " + type + " event(s) on "
+            m_v.inconclusiveReasons.push_back(std::to_string(u.first) + " " + type + " event(s) on "
                 + (nodes.empty() ? "unknown nodes" : nodes)
                 + " have no initiating event: they are symptoms of something the evidence does not show");
         }
-        for (std::size_t i = 0; i < n && v.alternatives.size() < 8; ++i)
-            if (events[i].role == Role::Cascade
-                && (v.alternatives.empty() || events[v.alternatives.back().event].type != events[i].type))
-                v.alternatives.push_back({ i,
+        for (std::size_t i = 0; i < n && m_v.alternatives.size() < 8; ++i)
+            if (m_events[i].role == Role::Cascade
+                && (m_v.alternatives.empty() || m_events[m_v.alternatives.back().event].type != m_events[i].type))
+                m_v.alternatives.push_back({ i,
                     "hypothesis only: a cascade, not an initiating failure; it stands as the "
                     "earliest observed failure of its kind" });
         for (std::size_t i = 0; i < n; ++i)
-            if (events[i].role != Role::Context)
-                v.trail.push_back({ i, std::string("unexplained ") + roleName(events[i].role) });
-        confidence = 0.5;
-        v.confidenceNotes.push_back("confidence is about the verdict 'inconclusive': the evidence shows a failure but "
-                                    "not its cause");
-        v.action = settings.defaultActionByOutcome.count("inconclusive")
-            ? settings.defaultActionByOutcome.at("inconclusive")
+            if (m_events[i].role != Role::Context)
+                m_v.trail.push_back({ i, std::string("unexplained ") + roleName(m_events[i].role) });
+        m_confidence = 0.5;
+        m_v.confidenceNotes.push_back(
+            "confidence is about the verdict 'inconclusive': the evidence shows a failure but "
+            "not its cause");
+        m_v.action = m_settings.defaultActionByOutcome.count("inconclusive")
+            ? m_settings.defaultActionByOutcome.at("inconclusive")
             : "";
     }
-    for (const auto& c : v.coverage) {
-        if (c.status == CoverageStatus::Ok)
-            continue;
-        const bool causeNode =
-            v.hasCause && events[v.cause].node != kNoNode && c.node == v.nodes.name(events[v.cause].node);
-        const double cost = causeNode ? 0.2 : c.node.empty() ? 0.1 : 0.05;
-        confidence -= cost;
-        std::string what = c.kind + (c.node.empty() ? std::string() : " on " + c.node);
-        v.confidenceNotes.push_back(what + " is " + coverageStatusName(c.status) + ": " + c.reason);
-        if (!v.hasCause)
-            v.inconclusiveReasons.push_back(
-                what + " " + coverageStatusName(c.status) + ": a failure there would be invisible");
-    }
-    if (!windowTrusted)
-        confidence -= 0.1;
-    confidence = std::clamp(confidence, 0.05, 0.99);
-    v.confidence = std::round(confidence * 100) / 100;
-    v.confidenceLevel = v.confidence >= 0.8 ? "high" : v.confidence >= 0.5 ? "medium" : "low";
 
-    if (v.hasCause) {
-        const Event& cause = events[v.cause];
-        std::size_t symptomCount = 0;
-        for (const auto& g : v.symptoms)
-            symptomCount += g.count;
-        v.summary = cause.label + " on "
-            + (cause.node == kNoNode ? std::string("an unknown node") : v.nodes.name(cause.node))
-            + (cause.gpu.empty() ? std::string() : " GPU " + cause.gpu)
-            + (cause.rank >= 0 ? " rank " + std::to_string(cause.rank) : std::string()) + " at "
-            + formatUtc(cause.timeNs);
-        if (symptomCount > 0)
-            v.summary += "; " + std::to_string(symptomCount) + " later symptom(s) on "
-                + std::to_string(v.symptomNodes.size()) + " other node(s)";
+    /// Missing or broken sources lower the confidence; for an inconclusive verdict they are part of the reason.
+    void weighCoverage()
+    {
+        for (const auto& c : m_v.coverage) {
+            if (c.status == CoverageStatus::Ok)
+                continue;
+            const bool causeNode = m_v.hasCause && m_events[m_v.cause].node != kNoNode
+                && c.node == m_v.nodes.name(m_events[m_v.cause].node);
+            const double cost = causeNode ? 0.2 : c.node.empty() ? 0.1 : 0.05;
+            m_confidence -= cost;
+            std::string what = c.kind + (c.node.empty() ? std::string() : " on " + c.node);
+            m_v.confidenceNotes.push_back(what + " is " + coverageStatusName(c.status) + ": " + c.reason);
+            if (!m_v.hasCause)
+                m_v.inconclusiveReasons.push_back(
+                    what + " " + coverageStatusName(c.status) + ": a failure there would be invisible");
+        }
+        if (!m_windowTrusted)
+            m_confidence -= 0.1;
+        m_confidence = std::clamp(m_confidence, 0.05, 0.99);
+        m_v.confidence = std::round(m_confidence * 100) / 100;
+        m_v.confidenceLevel = m_v.confidence >= 0.8 ? "high" : m_v.confidence >= 0.5 ? "medium" : "low";
     }
-    v.events = std::move(events);
+
+    void summarise()
+    {
+        if (m_v.hasCause) {
+            const Event& cause = m_events[m_v.cause];
+            std::size_t symptomCount = 0;
+            for (const auto& g : m_v.symptoms)
+                symptomCount += g.count;
+            m_v.summary = cause.label + " on "
+                + (cause.node == kNoNode ? std::string("an unknown node") : m_v.nodes.name(cause.node))
+                + (cause.gpu.empty() ? std::string() : " GPU " + cause.gpu)
+                + (cause.rank >= 0 ? " rank " + std::to_string(cause.rank) : std::string()) + " at "
+                + formatUtc(cause.timeNs);
+            if (symptomCount > 0)
+                m_v.summary += "; " + std::to_string(symptomCount) + " later symptom(s) on "
+                    + std::to_string(m_v.symptomNodes.size()) + " other node(s)";
+        }
+    }
+
+    const EvidenceSet& m_evidence;
+    const RuleCatalog& m_catalog;
+    const CatalogSettings& m_settings;
+    const AnalysisOptions& m_options;
+    Verdict& m_v;
+    std::vector<Event> m_events;
+    bool m_windowTrusted = true;
+    std::int64_t m_timeout = 0;
+    std::int64_t m_endT = INT64_MIN;
+    std::int64_t m_firstFailure = INT64_MIN;
+    std::int64_t m_episodeStart = INT64_MIN;
+    std::int64_t m_primary = -1;
+    double m_confidence = 0;
+};
+
+} // namespace
+
+Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const AnalysisOptions& options)
+{
+    Verdict v;
+    v.catalogName = catalog.name();
+    v.catalogVersion = catalog.version();
+    v.catalogHash = catalog.contentHash();
+    v.engineVersion = kEngineVersion;
+    v.scope = evidence.scope;
+    v.nodes = evidence.nodes;
+    if (options.windowFromNs != INT64_MIN)
+        v.scope.startNs = options.windowFromNs;
+    if (options.windowToNs != INT64_MIN)
+        v.scope.endNs = options.windowToNs;
+    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+
+    Attribution run(evidence, catalog, options, v);
+    run.extract();
+    if (cancelled())
+        return v;
+    run.filter();
+    if (cancelled())
+        return v;
+    run.correlate();
+    run.selectCause();
+    run.explain();
     return v;
 }
 

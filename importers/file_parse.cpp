@@ -392,9 +392,9 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         std::int64_t secs = 0;
         std::int64_t frac = 0;
         int digits = 0;
-        bool ok =
-            std::from_chars(stamp.data(), stamp.data() + (dot == std::string_view::npos ? stamp.size() : dot), secs).ec
-            == std::errc();
+        const char* intEnd = stamp.data() + (dot == std::string_view::npos ? stamp.size() : dot);
+        const auto parsedInt = std::from_chars(stamp.data(), intEnd, secs);
+        bool ok = parsedInt.ec == std::errc() && parsedInt.ptr == intEnd;
         if (ok && dot != std::string_view::npos) {
             for (std::size_t i = dot + 1; i < stamp.size() && digits < 9; ++i, ++digits) {
                 if (!isDigit(stamp[i])) {

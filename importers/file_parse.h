@@ -157,6 +157,10 @@ void parsePromText(FileParse& fp, const BundleContext& ctx);
 void parseScontrol(FileParse& fp, const BundleContext& ctx);
 void parseLogcliText(FileParse& fp, const BundleContext& ctx);
 
+/// Status of a JSON document that failed to parse: a document that starts like JSON but does not end like it was
+/// cut short (truncated); anything else (an HTML error page, a plain-text 429 body) is an error.
+core::CoverageStatus failedJsonStatus(std::string_view bytes);
+
 /// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
 core::SourceKind kindForIdentifier(std::string_view ident);
 

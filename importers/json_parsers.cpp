@@ -206,9 +206,7 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
     dom::parser parser;
     dom::element doc;
     if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
-            ? core::CoverageStatus::Truncated
-            : core::CoverageStatus::Error;
+        fp.source.status = failedJsonStatus(buf);
         fp.warn(1, 0, "json-malformed", "Loki response is not valid JSON (" + jsonError(err) + ")");
         return;
     }
@@ -273,6 +271,15 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
         [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
 }
 
+core::CoverageStatus failedJsonStatus(std::string_view bytes)
+{
+    const auto first = bytes.find_first_not_of(" \t\r\n");
+    const auto last = bytes.find_last_not_of(" \t\r\n");
+    if (first == std::string_view::npos || (bytes[first] != '{' && bytes[first] != '['))
+        return core::CoverageStatus::Error;
+    return bytes[last] == '}' || bytes[last] == ']' ? core::CoverageStatus::Error : core::CoverageStatus::Truncated;
+}
+
 void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx)
 {
     std::sort(ms.labels.begin(), ms.labels.end());
@@ -310,9 +317,7 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
     dom::parser parser;
     dom::element doc;
     if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
-            ? core::CoverageStatus::Truncated
-            : core::CoverageStatus::Error;
+        fp.source.status = failedJsonStatus(buf);
         fp.warn(1, 0, "json-malformed", "Prometheus response is not valid JSON (" + jsonError(err) + ")");
         return;
     }
@@ -325,7 +330,9 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
         fp.warn(1, 0, "prom-status", "Prometheus response status is '" + std::string(status) + "'");
     dom::array result;
     std::string_view type;
-    getString(response["data"], "resultType", type);
+    dom::element data;
+    if (response["data"].get(data) == SUCCESS)
+        getString(data, "resultType", type);
     if (response["data"]["result"].get(result) != SUCCESS) {
         fp.source.status = core::CoverageStatus::Error;
         fp.warn(1, 0, "prom-shape", "no data.result array in the Prometheus response");
@@ -334,6 +341,8 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
     LineCounter lines(buf);
     std::size_t searchFrom = 0;
     for (dom::element series : result) {
+        if (!series.is_object())
+            continue; // a scalar or string result: no series to attribute (prom-type says so below)
         core::MetricSeries ms;
         dom::object metric;
         if (series["metric"].get(metric) == SUCCESS)

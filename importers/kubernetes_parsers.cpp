@@ -89,9 +89,7 @@ bool parseWhole(FileParse& fp, dom::parser& parser, dom::element& doc)
     const std::string_view buf = fp.data;
     fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
     if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = err == simdjson::TAPE_ERROR || err == simdjson::INCOMPLETE_ARRAY_OR_OBJECT
-            ? core::CoverageStatus::Truncated
-            : core::CoverageStatus::Error;
+        fp.source.status = failedJsonStatus(buf);
         fp.warn(1, 0, "json-malformed", std::string("not valid JSON (") + simdjson::error_message(err) + ")");
         return false;
     }

@@ -274,10 +274,27 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
 core::CoverageStatus failedJsonStatus(std::string_view bytes)
 {
     const auto first = bytes.find_first_not_of(" \t\r\n");
-    const auto last = bytes.find_last_not_of(" \t\r\n");
     if (first == std::string_view::npos || (bytes[first] != '{' && bytes[first] != '['))
         return core::CoverageStatus::Error;
-    return bytes[last] == '}' || bytes[last] == ']' ? core::CoverageStatus::Error : core::CoverageStatus::Truncated;
+    // Cut short: a string or a container is still open at the end.
+    long depth = 0;
+    bool inString = false;
+    for (std::size_t i = first; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return inString || depth > 0 ? core::CoverageStatus::Truncated : core::CoverageStatus::Error;
 }
 
 void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx)

@@ -8,6 +8,7 @@
 #include "importers/manifest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -459,10 +460,30 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 fp.bootNs = it->second.first;
                 fp.source.formatReason += "; boot time from " + it->second.second;
             }
-    ctx.referenceYear = 1970;
+    // Year-less stamps (syslog, journald short, glog) take the workload's year; without a workload window, the year
+    // the bundle's files were last written (collection time), which the diagnostics say.
     if (scope.startNs != INT64_MIN) {
-        const std::string s = core::formatUtc(scope.startNs);
-        ctx.referenceYear = std::stoi(s.substr(0, 4));
+        ctx.referenceYear = std::stoi(core::formatUtc(scope.startNs).substr(0, 4));
+    } else {
+        std::int64_t newest = INT64_MIN;
+        for (const auto& p : paths) {
+            std::error_code ec;
+            const auto t = fs::last_write_time(p, ec);
+            for (const auto& e : entries) {
+                const auto et = e.content ? t : fs::last_write_time(e.abs, ec);
+                if (!ec)
+                    newest = std::max<std::int64_t>(newest,
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::file_clock::to_sys(et).time_since_epoch())
+                            .count());
+            }
+        }
+        ctx.referenceYear = newest == INT64_MIN ? 1970 : std::stoi(core::formatUtc(newest).substr(0, 4));
+        if (!entries.empty())
+            diag(paths.empty() ? std::string() : paths.front(), "year-assumed",
+                "no workload window: timestamps without a year (syslog, journald short, glog) are placed in "
+                    + std::to_string(ctx.referenceYear) + ", the year the bundle's files were written",
+                core::Severity::Info);
     }
 
     // 4. Phase B: every other file, in parallel. Large line-oriented files are cut into chunks at line boundaries

@@ -637,6 +637,10 @@ void AppLogLineReader::read(
 
     std::string_view r = s;
     CivilTime t;
+    // Year-less stamps (glog, c10) take the year of the record's collector stamp when there is one (Loki, kubectl,
+    // CRI), else the workload's.
+    const int year =
+        fallbackNs != INT64_MIN ? std::stoi(core::formatUtc(fallbackNs).substr(0, 4)) : m_ctx.referenceYear;
     bool timed = false;
     // NCCL: "[2026-11-02 10:15:06] node-02:48815:48815 [4] ..." (NCCL_DEBUG_TIMESTAMP_FORMAT default)
     if (r.size() > 21 && r[0] == '[' && core::parseIsoTime(r.substr(1), t) == 19 && r[20] == ']') {
@@ -685,14 +689,14 @@ void AppLogLineReader::read(
     }
     if (!timed && s.size() > 6 && s[0] == '[' && (s[1] == 'E' || s[1] == 'W' || s[1] == 'I' || s[1] == 'F')) {
         // c10: "[E1102 10:15:06.211734912 ProcessGroupNCCL.cpp:1910]"
-        if (parseGlogTime(s.substr(2), m_ctx.referenceYear, t) > 0) {
+        if (parseGlogTime(s.substr(2), year, t) > 0) {
             m_fp.resolve(t, o);
             timed = true;
         }
     }
     if (!timed && s.size() > 6 && (s[0] == 'E' || s[0] == 'W' || s[0] == 'I' || s[0] == 'F') && isDigit(s[1])) {
         // glog (torchrun elastic agent): "E1102 10:15:08.412000 48790 file:line]"
-        if (parseGlogTime(s.substr(1), m_ctx.referenceYear, t) > 0) {
+        if (parseGlogTime(s.substr(1), year, t) > 0) {
             m_fp.resolve(t, o);
             timed = true;
         }

@@ -27,7 +27,7 @@ std::string_view trimmed(std::string_view s)
 }
 
 /// Splits "k=v k2=v2" where a key in `rest` takes the remainder of the line (free text such as Reason= of a node).
-void keyValues(std::string_view line, std::vector<std::pair<std::string, std::string>>& out)
+void keyValues(std::string_view line, bool nodeRecord, std::vector<std::pair<std::string, std::string>>& out)
 {
     static constexpr std::string_view kRestOfLine[] = { "Command", "WorkDir", "StdOut", "StdErr", "StdIn", "Comment",
         "SubmitLine", "Reason", "JobName", "OS" };
@@ -40,7 +40,13 @@ void keyValues(std::string_view line, std::vector<std::pair<std::string, std::st
         std::string_view value;
         const bool wholeLine = std::find(std::begin(kRestOfLine), std::end(kRestOfLine), key) != std::end(kRestOfLine);
         const auto sp = line.find(' ', eq + 1);
-        if (wholeLine && !(key == "Reason" && line.find(" Dependency=", eq) != std::string_view::npos)) {
+        // A node's Reason= is free text to the end of the line; a job's has '_' for spaces (state_desc).
+        // JobName may hold spaces: it runs to the end of the line, or to " UserId=" in the one-line (-o) form.
+        const auto userId = key == "JobName" ? line.find(" UserId=", eq) : std::string_view::npos;
+        if (userId != std::string_view::npos) {
+            value = line.substr(eq + 1, userId - eq - 1);
+            line = trimmed(line.substr(userId + 1));
+        } else if (wholeLine && (key != "Reason" || nodeRecord)) {
             value = line.substr(eq + 1);
             line = {};
         } else {
@@ -60,6 +66,7 @@ void parseScontrol(FileParse& fp, const BundleContext& ctx)
     std::uint64_t recLine = 0;
     std::uint64_t recOff = 0;
     std::uint64_t recEnd = 0;
+    bool nodeRecord = false;
     auto flush = [&] {
         if (kv.empty())
             return;
@@ -83,7 +90,8 @@ void parseScontrol(FileParse& fp, const BundleContext& ctx)
             const std::string end = get("EndTime");
             if (core::parseIsoTime(end, t) == end.size() && !end.empty())
                 fp.resolve(t, o);
-            if (ctx.jobId.empty() || ctx.jobId == get("JobId")) {
+            // The job asked for, else the first job record of the file.
+            if (ctx.jobId == get("JobId") || (ctx.jobId.empty() && fp.facts.jobId.empty())) {
                 fp.facts.scheduler = "slurm";
                 fp.facts.jobId = get("JobId");
                 fp.facts.jobName = get("JobName");
@@ -123,7 +131,9 @@ void parseScontrol(FileParse& fp, const BundleContext& ctx)
             fp.warn(no, off, "scontrol-stray", "line outside a JobId=/NodeName= record; skipped");
             return true;
         }
-        keyValues(line, kv);
+        if (start)
+            nodeRecord = line.rfind("NodeName=", 0) == 0;
+        keyValues(line, nodeRecord, kv);
         recEnd = off + line.size();
         return true;
     });

@@ -463,7 +463,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     // Year-less stamps (syslog, journald short, glog) take the workload's year; without a workload window, the year
     // the bundle's files were last written (collection time), which the diagnostics say.
     if (scope.startNs != INT64_MIN) {
-        ctx.referenceYear = std::stoi(core::formatUtc(scope.startNs).substr(0, 4));
+        ctx.referenceYear = core::yearOfUtcNs(scope.startNs);
     } else {
         std::int64_t newest = INT64_MIN;
         for (const auto& p : paths) {
@@ -478,7 +478,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                             .count());
             }
         }
-        ctx.referenceYear = newest == INT64_MIN ? 1970 : std::stoi(core::formatUtc(newest).substr(0, 4));
+        ctx.referenceYear = newest == INT64_MIN ? 1970 : core::yearOfUtcNs(newest);
         if (!entries.empty())
             diag(paths.empty() ? std::string() : paths.front(), "year-assumed",
                 "no workload window: timestamps without a year (syslog, journald short, glog) are placed in "

@@ -639,8 +639,7 @@ void AppLogLineReader::read(
     CivilTime t;
     // Year-less stamps (glog, c10) take the year of the record's collector stamp when there is one (Loki, kubectl,
     // CRI), else the workload's.
-    const int year =
-        fallbackNs != INT64_MIN ? std::stoi(core::formatUtc(fallbackNs).substr(0, 4)) : m_ctx.referenceYear;
+    const int year = fallbackNs != INT64_MIN ? core::yearOfUtcNs(fallbackNs) : m_ctx.referenceYear;
     bool timed = false;
     // NCCL: "[2026-11-02 10:15:06] node-02:48815:48815 [4] ..." (NCCL_DEBUG_TIMESTAMP_FORMAT default)
     if (r.size() > 21 && r[0] == '[' && core::parseIsoTime(r.substr(1), t) == 19 && r[20] == ']') {

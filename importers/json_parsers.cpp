@@ -63,6 +63,48 @@ std::string jsonError(simdjson::error_code e)
     return simdjson::error_message(e);
 }
 
+/// The Loki stream labels that matter for attribution, from a record's "labels" (or a stream's "stream") object,
+/// falling back to the manifest's common labels (logcli drops the labels shared by every stream).
+struct StreamLabels
+{
+    std::string_view host;
+    std::string_view job;
+    std::string_view transport;
+    bool kernel() const { return transport == "kernel" || job.find("journal") != std::string_view::npos; }
+};
+
+StreamLabels streamLabels(dom::object labels, bool present, const std::map<std::string, std::string>& common)
+{
+    StreamLabels out;
+    if (present)
+        for (auto [k, v] : labels) {
+            std::string_view val;
+            if (v.get(val) != SUCCESS)
+                continue;
+            if (k == "host" || k == "hostname" || k == "node_name")
+                out.host = val;
+            else if (k == "job")
+                out.job = val;
+            else if (k == "transport")
+                out.transport = val;
+        }
+    auto fallback = [&](std::string_view& field, const char* key) {
+        if (auto it = common.find(key); field.empty() && it != common.end())
+            field = it->second;
+    };
+    fallback(out.host, "host");
+    fallback(out.job, "job");
+    fallback(out.transport, "transport");
+    return out;
+}
+
+StreamLabels streamLabels(dom::element record, const std::map<std::string, std::string>& common)
+{
+    dom::object labels;
+    const bool present = record["labels"].get(labels) == SUCCESS || record["stream"].get(labels) == SUCCESS;
+    return streamLabels(labels, present, common);
+}
+
 } // namespace
 
 void parseJournalJson(FileParse& fp, const BundleContext&)
@@ -168,25 +210,19 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
             fp.warn(no, off, "logcli-no-line", "logcli record has no \"line\"; skipped");
             return true;
         }
-        std::map<std::string, std::string> labels = fp.labels;
-        dom::object lab;
-        if (doc["labels"].get(lab) == SUCCESS)
-            for (auto [k, v] : lab) {
-                std::string_view val;
-                if (v.get(val) == SUCCESS)
-                    labels[std::string(k)] = std::string(val);
-            }
+        // Only the labels that decide the stream's kind and host are read (no per-record map).
+        const StreamLabels labels = streamLabels(doc, fp.labels);
         std::int64_t fallback = INT64_MIN;
         core::CivilTime t;
         if (getString(doc, "timestamp", ts) && core::parseIsoTime(ts, t) > 0 && t.hasOffset)
             fallback = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
         const std::string_view stored = fp.arena->store(text);
-        const bool kernel = labels["transport"] == "kernel" || labels["job"].find("journal") != std::string::npos;
+        const bool kernel = labels.kernel();
         if (kernel) {
             Observation& o = fp.add(stored, no, off, line.size());
             o.kind = SourceKind::Kernel;
-            if (auto h = labels.find("host"); h != labels.end())
-                o.node = fp.internHost(h->second);
+            if (!labels.host.empty())
+                o.node = fp.internHost(labels.host);
             o.timeNs = fallback;
             o.quality = fallback == INT64_MIN ? TimeQuality::Missing : TimeQuality::Exact;
         } else {

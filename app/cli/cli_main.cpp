@@ -37,7 +37,7 @@ commands:
       Import the evidence bundle(s) (directories or files), run the rule catalog and print the verdict:
       readable text (default) or JSON (schema: resources/schema/verdict.schema.json).
       --window takes RFC 3339 times, e.g. 2026-11-02T10:00:00Z..2026-11-02T10:30:00Z.
-  import-report BUNDLE... [--json] [--rules DIR] [--job ID]
+  import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
       List, for each file: its format and why it was chosen, host, zone, time range, counts, warnings and
       status; then the workload scope and the coverage per expected source kind.
   rules test [DIR] [--cases DIR]... [--verbose]
@@ -175,11 +175,16 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
 {
     std::vector<std::string> bundles;
     bool json = false;
+    bool timings = false;
     std::string rules;
     importers::LoadOptions load;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json")
             json = true;
+        else if (args[i] == "--timings")
+            timings = true;
+        else if (args[i] == "--threads" && i + 1 < args.size())
+            load.threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
         else if ((args[i] == "--rules" || args[i] == "--job") && i + 1 < args.size())
             (args[i] == "--rules" ? rules : load.jobId) = args[i + 1], ++i;
         else if (!args[i].empty() && args[i][0] == '-')
@@ -192,7 +197,13 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
     auto catalog = loadCatalog(rules.empty() ? app::defaultRulesDir(argv0) : rules);
     if (!catalog)
         return kExitCatalog;
+    const auto t0 = std::chrono::steady_clock::now();
     const core::EvidenceSet evidence = importers::loadBundle(bundles, load);
+    if (timings)
+        std::cerr
+            << "timings: import "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()
+            << " ms (" << evidence.observations.size() << " records)\n";
     const auto coverage = core::buildCoverage(evidence, catalog->settings());
     std::cout << (json ? core::importReportToJson(evidence, coverage) : core::importReportToText(evidence, coverage));
     return evidence.sources.empty() ? kExitNoEvidence : kExitOk;

@@ -156,6 +156,20 @@ std::optional<std::int64_t> parseDurationNs(std::string_view s)
     return static_cast<std::int64_t>(v * scale);
 }
 
+int yearOfUtcNs(std::int64_t ns)
+{
+    std::int64_t days = ns / kNsPerSec / 86400;
+    if (ns < 0 && (ns / kNsPerSec) % 86400 != 0)
+        --days;
+    days += 719468;
+    const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const auto doe = static_cast<unsigned>(days - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    return static_cast<int>(static_cast<std::int64_t>(yoe) + era * 400 + (mp >= 10 ? 1 : 0));
+}
+
 std::string formatUtc(std::int64_t ns)
 {
     if (ns == kNoTime)

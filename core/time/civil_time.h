@@ -47,6 +47,9 @@ std::size_t parseIsoTime(std::string_view s, CivilTime& out);
 /// Parses a "600s" / "10m" / "1.5h" / "250ms" / "3d" duration. Returns nullopt when malformed.
 std::optional<std::int64_t> parseDurationNs(std::string_view s);
 
+/// Calendar year of a UTC time.
+int yearOfUtcNs(std::int64_t ns);
+
 /// 2026-11-02T10:15:01.123456789Z with trailing zero groups of the fraction trimmed to ms/us/ns.
 std::string formatUtc(std::int64_t ns);
 /// "+600.2s", "-31s", "+2m03s": a short human delta.

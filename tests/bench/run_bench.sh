@@ -53,3 +53,28 @@ verdict: $verdict
 | rg -f patterns (all cores) | $rg_s | $(rate "$mb" "$rg_s") | $(rate "$lines" "$rg_s") | $((rg_rss / 1024)) |
 analyze / rg time: ${ratio}x (goal <= 1.5x)
 OUT
+
+# Per-format import on one core (faultline-cli import-report --threads 1 --timings: the import alone), next to
+# `jq -c .` (JSON formats) and `rg -c .` (text) over the same files.
+echo
+echo "per-format import, one core:"
+echo "| format | MiB | faultline ms | MiB/s | jq -c . ms | rg -c . ms |"
+echo "|---|---|---|---|---|---|"
+fmt_row() { # name json? files...
+  local name=$1 isjson=$2; shift 2
+  local mib best=999999 t jqt="-" rgt
+  mib=$(du -cb "$@" | tail -1 | awk '{printf "%.1f", $1 / 1048576}')
+  for _ in 1 2 3; do
+    t=$("$cli" import-report "$@" --threads 1 --timings 2>&1 > /dev/null | sed -n 's/.*import \([0-9]*\) ms.*/\1/p')
+    [ -n "$t" ] && [ "$t" -lt "$best" ] && best=$t
+  done
+  if [ "$isjson" = yes ]; then
+    jqt=$( { /usr/bin/time -f '%e' jq -c . "$@" > /dev/null; } 2>&1 | awk '{printf "%d", $1 * 1000}')
+  fi
+  rgt=$( { /usr/bin/time -f '%e' rg -c . "$@" > /dev/null; } 2>&1 | tail -1 | awk '{printf "%d", $1 * 1000}')
+  echo "| $name | $mib | $best | $(awk -v m="$mib" -v t="$best" 'BEGIN {printf "%.0f", m / (t > 0 ? t : 1) * 1000}') | $jqt | $rgt |"
+}
+fmt_row logcli-jsonl yes "$bundle"/loki/joblog.jsonl
+fmt_row journal-json yes "$bundle"/nodes/node-0[1-4]/journal-kernel.jsonl
+fmt_row dmesg-raw no "$bundle"/nodes/node-0[1-4]/dmesg.txt
+fmt_row slurm-joblog no "$bundle"/joblogs/slurm-90001.out

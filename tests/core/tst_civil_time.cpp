@@ -72,6 +72,14 @@ private Q_SLOTS:
         QVERIFY(!parseDurationNs("10 minutes"));
         QVERIFY(!parseDurationNs("-5s"));
     }
+    void years()
+    {
+        QCOMPARE(yearOfUtcNs(0), 1970);
+        QCOMPARE(yearOfUtcNs(1793614501123456000), 2026);
+        QCOMPARE(yearOfUtcNs(1767225599 * kNsPerSec), 2025); // 2025-12-31T23:59:59Z
+        QCOMPARE(yearOfUtcNs(1767225600 * kNsPerSec), 2026); // 2026-01-01T00:00:00Z
+        QCOMPARE(yearOfUtcNs(-1), 1969);
+    }
     void deltas()
     {
         QCOMPARE(formatDelta(600418 * kNsPerMs), std::string("+10m00s"));

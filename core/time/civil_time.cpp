@@ -158,9 +158,8 @@ std::optional<std::int64_t> parseDurationNs(std::string_view s)
 
 int yearOfUtcNs(std::int64_t ns)
 {
-    std::int64_t days = ns / kNsPerSec / 86400;
-    if (ns < 0 && (ns / kNsPerSec) % 86400 != 0)
-        --days;
+    const auto floorDiv = [](std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
+    std::int64_t days = floorDiv(floorDiv(ns, kNsPerSec), 86400);
     days += 719468;
     const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
     const auto doe = static_cast<unsigned>(days - era * 146097);

@@ -36,6 +36,7 @@ constexpr std::size_t kChunkBytes = 8u << 20;
 
 constexpr FormatInfo kFormats[] = {
     { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable, false, true },
+    { "sacct-json", SourceKind::Scheduler, parseSacctJson, false, true },
     { "kueue-workload", SourceKind::Scheduler, parseKueueWorkload, false, true },
     { "k8s-pods-json", SourceKind::Kubernetes, parseK8sPods, false },
     { "k8s-events-json", SourceKind::Kubernetes, parseK8sEvents, false },
@@ -87,6 +88,10 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     if (startsWith(l1, "{\"log\":") && l1.find("\"time\"") != std::string::npos) {
         reason = "content: {\"log\":...,\"time\":...} lines (docker json-file)";
         return "docker-json";
+    }
+    if (has("\"jobs\"") && (has("\"job_id\"") || has("\"meta\"")) && startsWith(l1, "{")) {
+        reason = "content: a \"jobs\" array of Slurm job objects (sacct --json)";
+        return "sacct-json";
     }
     if (has("kind: Workload") || has("\"kind\": \"Workload\"") || has("\"kind\":\"Workload\"")) {
         reason = "content: a Kueue Workload object";

@@ -133,6 +133,7 @@ template <class Fn> void FileParse::eachLine(Fn&& fn)
 
 // Format parsers (each fills `fp` from fp.data).
 void parseSacctParsable(FileParse& fp, const BundleContext& ctx);
+void parseSacctJson(FileParse& fp, const BundleContext& ctx);
 void parseSlurmDaemonLog(FileParse& fp, const BundleContext& ctx);
 void parseJobLog(FileParse& fp, const BundleContext& ctx);
 void parseDmesg(FileParse& fp, const BundleContext& ctx);

@@ -29,6 +29,15 @@ std::string_view str(dom::element e, std::string_view key)
     return out;
 }
 
+/// The same on a lookup that may itself have failed (a missing "metadata" or "status"): empty, never an exception.
+std::string_view str(simdjson::simdjson_result<dom::element> e, std::string_view key)
+{
+    std::string_view out;
+    if (e.error() != SUCCESS || e[key].get(out) != SUCCESS)
+        return {};
+    return out;
+}
+
 /// Applies an RFC 3339 time; returns false when `text` is not one.
 bool setTime(FileParse& fp, Observation& o, std::string_view text)
 {

@@ -130,6 +130,7 @@ void Extraction::emit(
     for (const auto& [name, tpl] : rule.derived)
         caps.set(name, expandTemplate(tpl, lookup));
     e.label = expandTemplate(rule.labelTemplate, lookup);
+    e.action = expandTemplate(e.action, lookup); // an action may name the device ("mlxlink -d {hca}")
     if (!rule.nodeTemplate.empty())
         raw.nodeHint = expandTemplate(rule.nodeTemplate, lookup);
     if (!rule.rankTemplate.empty()) {

@@ -11,6 +11,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -286,6 +287,54 @@ public:
         std::sort(m_events.begin(), m_events.end(), eventLess);
     }
 
+    /// Clock skew between nodes, estimated from collectives every node timed out on: ranks enqueue a collective
+    /// within milliseconds of each other, so "timeout time - ran for" of one SeqNum should agree on every node.
+    /// Per node: the median difference to the all-node median over every such collective. Only an estimate shown
+    /// in the verdict and used to compare times across nodes; no record's time is rewritten.
+    void estimateSkew()
+    {
+        std::map<std::string, std::map<NodeId, std::vector<std::int64_t>>> bySeq;
+        for (const auto& e : m_events) {
+            const std::string* seq = e.field("seq");
+            const std::string* ran = e.field("ran_ms");
+            if (e.type != "pytorch.watchdog_timeout" || !seq || !ran || e.node == kNoNode || e.timeNs == INT64_MIN)
+                continue;
+            std::int64_t ranMs = 0;
+            std::from_chars(ran->data(), ran->data() + ran->size(), ranMs);
+            bySeq[*seq][e.node].push_back(e.timeNs - ranMs * kNsPerMs);
+        }
+        auto median = [](std::vector<std::int64_t> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        std::map<NodeId, std::vector<std::int64_t>> deltas;
+        std::map<NodeId, std::string> basis;
+        for (const auto& [seq, nodes] : bySeq) {
+            if (nodes.size() < 2)
+                continue;
+            std::vector<std::int64_t> perNode;
+            for (const auto& [node, times] : nodes)
+                perNode.push_back(median(times));
+            const std::int64_t reference = median(perNode);
+            for (const auto& [node, times] : nodes) {
+                deltas[node].push_back(median(times) - reference);
+                basis[node] = "watchdog timeouts of SeqNum " + seq;
+            }
+        }
+        for (const auto& [node, d] : deltas) {
+            ClockSkew k;
+            k.node = m_v.nodes.name(node);
+            k.offsetNs = median(d);
+            k.samples = d.size();
+            k.basis =
+                basis[node] + (d.size() > 1 ? " and " + std::to_string(d.size() - 1) + " more collective(s)" : "");
+            m_v.clockSkew.push_back(k);
+            // Skews below the NCCL/c10 stamp precision are noise: only larger ones are corrected for.
+            if (std::llabs(k.offsetNs) >= 50 * kNsPerMs)
+                m_skew[node] = k.offsetNs;
+        }
+    }
+
     /// Phase 3: correlation. Each event gets at most one explaining cause: the earliest that any correlator allows
     /// (catalog order breaks ties).
     void correlate()
@@ -320,7 +369,9 @@ public:
                     if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN)
                         continue;
                     const std::int64_t slack = s.precisionNs + cause.precisionNs;
-                    const std::int64_t delta = s.orderTimeNs() - cause.orderTimeNs();
+                    // Cross-node comparisons are made on clocks aligned by the skew estimate.
+                    const std::int64_t delta =
+                        (s.orderTimeNs() - skewOf(s.node)) - (cause.orderTimeNs() - skewOf(cause.node));
                     if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
                         continue;
                     if (!nodesRelate(corr.nodes, cause, s))
@@ -401,6 +452,12 @@ public:
     }
 
 private:
+    std::int64_t skewOf(NodeId node) const
+    {
+        auto it = m_skew.find(node);
+        return it == m_skew.end() ? 0 : it->second;
+    }
+
     std::size_t rootOf(std::size_t i) const
     {
         std::size_t k = i;
@@ -649,6 +706,7 @@ private:
     std::int64_t m_episodeStart = INT64_MIN;
     std::int64_t m_primary = -1;
     double m_confidence = 0;
+    std::map<NodeId, std::int64_t> m_skew;
 };
 
 } // namespace
@@ -675,6 +733,7 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
     run.filter();
     if (cancelled())
         return v;
+    run.estimateSkew();
     run.correlate();
     run.selectCause();
     run.explain();

@@ -36,6 +36,15 @@ struct TrailItem
     std::string why; ///< "cause", "companion of cause", "symptom via <correlator>", "precursor", ...
 };
 
+/// How far a node's clock seems to run ahead (+) or behind (-) the others, from events every node logs.
+struct ClockSkew
+{
+    std::string node;
+    std::int64_t offsetNs = 0;
+    std::size_t samples = 0; ///< collectives the estimate rests on
+    std::string basis;
+};
+
 struct CoverageEntry
 {
     std::string kind; ///< source kind
@@ -66,6 +75,7 @@ struct Verdict
     std::vector<Alternative> alternatives;
     std::vector<TrailItem> trail;
     std::vector<CoverageEntry> coverage;
+    std::vector<ClockSkew> clockSkew; ///< estimates only: the evidence keeps its own times
     std::vector<std::string> inconclusiveReasons;
 
     std::vector<Event> events; ///< every in-scope event, sorted by time

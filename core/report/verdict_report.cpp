@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace faultline::core {
 namespace {
@@ -169,6 +170,14 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
     }
     w.endArray();
     writeStrings(w, "inconclusive_reasons", v.inconclusiveReasons);
+    w.key("clock_skew").beginArray();
+    for (const auto& k : v.clockSkew) {
+        w.beginObject();
+        w.field("node", k.node).field("offset_ns", k.offsetNs).field("samples", static_cast<std::uint64_t>(k.samples));
+        w.field("basis", k.basis);
+        w.endObject();
+    }
+    w.endArray();
     w.key("coverage").beginArray();
     for (const auto& c : v.coverage) {
         w.beginObject();
@@ -318,6 +327,10 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
             line(std::string("     ") + cyan + "--> " + where(e) + reset);
         }
     }
+    for (const auto& k : v.clockSkew)
+        if (std::llabs(k.offsetNs) >= 50 * kNsPerMs)
+            line(std::string(bold) + "clock skew: " + reset + k.node + " runs " + formatDelta(k.offsetNs)
+                + " against the other nodes (from " + k.basis + "); times are compared on aligned clocks");
     line(std::string(bold) + "coverage:" + reset);
     for (const auto& c : v.coverage) {
         std::string s = "  " + c.kind + (c.node.empty() ? "" : " " + c.node) + ": " + coverageStatusName(c.status);

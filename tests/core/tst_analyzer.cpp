@@ -120,6 +120,33 @@ private Q_SLOTS:
         QVERIFY(exception);
     }
 
+    void clockSkewIsEstimatedAndAlignedFor()
+    {
+        // node-b's clock runs 300 s behind. Its Xid reads T0-300 and its ranks time out on SeqNum 5 at T0+300,
+        // while node-a and node-c time out at T0+600. The skew estimate (-300 s for node-b) aligns the clocks, so
+        // the other nodes' timeouts (T0+600, really 600 s after the Xid) are still its symptoms.
+        Builder b;
+        b.scope({ "node-a", "node-b", "node-c" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        const std::int64_t behind = 300 * kNsPerSec;
+        b.add(SourceKind::Kernel, "node-b", T0 - behind, kXid149);
+        b.add(SourceKind::AppLog, "node-a", T0 + 600418 * kNsPerMs, watchdog(1), 1);
+        b.add(SourceKind::AppLog, "node-b", T0 + 600418 * kNsPerMs - behind, watchdog(9), 9);
+        b.add(SourceKind::AppLog, "node-c", T0 + 600418 * kNsPerMs, watchdog(17), 17);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
+        bool estimated = false;
+        for (const auto& k : v.clockSkew)
+            if (k.node == "node-b") {
+                estimated = true;
+                QCOMPARE(k.offsetNs, -behind);
+            }
+        QVERIFY(estimated);
+        // The evidence keeps its own times.
+        QCOMPARE(v.events[v.cause].timeNs, T0 - behind);
+    }
+
     void symptomOutsideTheWindowIsNotExplained()
     {
         Builder b;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON formats, read with simdjson: journalctl -o json (§6.1), logcli --output=jsonl (§2.2), Loki query_range
 // (§2.1) and Prometheus query_range / promql-snapshot envelopes (§4.1, §4.5).
-#include "importers/file_parse.h"
+#include "importers/json_support.h"
 
 #include <simdjson.h>
 
@@ -17,19 +17,11 @@ using core::SourceKind;
 using core::TimeQuality;
 using simdjson::SUCCESS;
 namespace dom = simdjson::dom;
+using json::getString;
+using json::LineCounter;
+const auto jsonError = json::errorText;
 
 namespace {
-
-bool getString(dom::element obj, std::string_view key, std::string_view& out)
-{
-    return obj[key].get(out) == SUCCESS;
-}
-
-/// The same on a lookup that may itself have failed (a missing parent object): false, never an exception.
-bool getString(simdjson::simdjson_result<dom::element> obj, std::string_view key, std::string_view& out)
-{
-    return obj.error() == SUCCESS && obj[key].get(out) == SUCCESS;
-}
 
 std::int64_t parseInt64(std::string_view s, bool& ok)
 {
@@ -37,36 +29,6 @@ std::int64_t parseInt64(std::string_view s, bool& ok)
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     ok = ec == std::errc() && p == s.data() + s.size();
     return v;
-}
-
-/// Counts newlines incrementally so provenance lines are cheap to compute for sequential offsets.
-class LineCounter
-{
-public:
-    explicit LineCounter(std::string_view buf)
-        : m_buf(buf)
-    { }
-    std::uint64_t lineAt(std::size_t offset)
-    {
-        if (offset < m_pos) {
-            m_pos = 0;
-            m_line = 1;
-        }
-        for (; m_pos < offset && m_pos < m_buf.size(); ++m_pos)
-            if (m_buf[m_pos] == '\n')
-                ++m_line;
-        return m_line;
-    }
-
-private:
-    std::string_view m_buf;
-    std::size_t m_pos = 0;
-    std::uint64_t m_line = 1;
-};
-
-std::string jsonError(simdjson::error_code e)
-{
-    return simdjson::error_message(e);
 }
 
 /// The Loki stream labels that matter for attribution, from a record's "labels" (or a stream's "stream") object,
@@ -243,15 +205,11 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
 
 void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
 {
-    const std::string_view buf = fp.file->bytes();
-    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    const std::string_view buf = fp.data;
     dom::parser parser;
     dom::element doc;
-    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = failedJsonStatus(buf);
-        fp.warn(1, 0, "json-malformed", "Loki response is not valid JSON (" + jsonError(err) + ")");
+    if (!json::parseDocument(fp, parser, doc, "Loki response"))
         return;
-    }
     dom::array result;
     if (doc["data"]["result"].get(result) != SUCCESS) {
         fp.source.status = core::CoverageStatus::Error;
@@ -313,32 +271,6 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
         [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
 }
 
-core::CoverageStatus failedJsonStatus(std::string_view bytes)
-{
-    const auto first = bytes.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos || (bytes[first] != '{' && bytes[first] != '['))
-        return core::CoverageStatus::Error;
-    // Cut short: a string or a container is still open at the end.
-    long depth = 0;
-    bool inString = false;
-    for (std::size_t i = first; i < bytes.size(); ++i) {
-        const char c = bytes[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return inString || depth > 0 ? core::CoverageStatus::Truncated : core::CoverageStatus::Error;
-}
-
 void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx)
 {
     std::sort(ms.labels.begin(), ms.labels.end());
@@ -371,15 +303,11 @@ void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& 
 
 void parsePromql(FileParse& fp, const BundleContext& ctx)
 {
-    const std::string_view buf = fp.file->bytes();
-    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
+    const std::string_view buf = fp.data;
     dom::parser parser;
     dom::element doc;
-    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = failedJsonStatus(buf);
-        fp.warn(1, 0, "json-malformed", "Prometheus response is not valid JSON (" + jsonError(err) + ")");
+    if (!json::parseDocument(fp, parser, doc, "Prometheus response"))
         return;
-    }
     dom::element response = doc;
     dom::element inner;
     if (doc["response"].get(inner) == SUCCESS)
@@ -528,14 +456,10 @@ std::string slurmExit(simdjson::simdjson_result<dom::element> found)
 void parseSacctJson(FileParse& fp, const BundleContext& ctx)
 {
     const std::string_view buf = fp.data;
-    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
     dom::parser parser;
     dom::element doc;
-    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = failedJsonStatus(buf);
-        fp.warn(1, 0, "json-malformed", "sacct --json output is not valid JSON (" + jsonError(err) + ")");
+    if (!json::parseDocument(fp, parser, doc, "sacct --json output"))
         return;
-    }
     dom::array jobs;
     if (doc["jobs"].get(jobs) != SUCCESS) {
         fp.source.status = core::CoverageStatus::Error;

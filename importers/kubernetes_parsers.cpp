@@ -3,7 +3,7 @@
 // the CRI runtime and docker write them, events, pod status and Kueue Workload objects. Objects become one
 // observation per fact, written as "key=value" text the rule catalog matches ("pod ml/x container trainer
 // terminated reason=OOMKilled exitCode=137").
-#include "importers/file_parse.h"
+#include "importers/json_support.h"
 
 #include <simdjson.h>
 #include <yaml-cpp/yaml.h>
@@ -18,25 +18,9 @@ using core::Observation;
 using core::SourceKind;
 using simdjson::SUCCESS;
 namespace dom = simdjson::dom;
+using json::stringAt;
 
 namespace {
-
-std::string_view str(dom::element e, std::string_view key)
-{
-    std::string_view out;
-    if (e[key].get(out) != SUCCESS)
-        return {};
-    return out;
-}
-
-/// The same on a lookup that may itself have failed (a missing "metadata" or "status"): empty, never an exception.
-std::string_view str(simdjson::simdjson_result<dom::element> e, std::string_view key)
-{
-    std::string_view out;
-    if (e.error() != SUCCESS || e[key].get(out) != SUCCESS)
-        return {};
-    return out;
-}
 
 /// Applies an RFC 3339 time; returns false when `text` is not one.
 bool setTime(FileParse& fp, Observation& o, std::string_view text)
@@ -91,18 +75,6 @@ std::uint64_t lineOf(std::string_view buf, std::size_t offset)
     return static_cast<std::uint64_t>(
                std::count(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(std::min(offset, buf.size())), '\n'))
         + 1;
-}
-
-bool parseWhole(FileParse& fp, dom::parser& parser, dom::element& doc)
-{
-    const std::string_view buf = fp.data;
-    fp.source.lines = static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n')) + 1;
-    if (auto err = parser.parse(buf.data(), buf.size()).get(doc); err != SUCCESS) {
-        fp.source.status = failedJsonStatus(buf);
-        fp.warn(1, 0, "json-malformed", std::string("not valid JSON (") + simdjson::error_message(err) + ")");
-        return false;
-    }
-    return true;
 }
 
 /// Items of a v1 List, or the object itself.
@@ -205,7 +177,7 @@ void parseDockerJson(FileParse& fp, const BundleContext& ctx)
                 std::string("docker log record is not valid JSON (") + simdjson::error_message(err) + "); skipped");
             return true;
         }
-        const std::string_view log = str(doc, "log");
+        const std::string_view log = stringAt(doc, "log");
         if (pending.empty()) {
             pendingLine = no;
             pendingOff = off;
@@ -216,7 +188,7 @@ void parseDockerJson(FileParse& fp, const BundleContext& ctx)
         pending.pop_back();
         std::int64_t ns = INT64_MIN;
         CivilTime t;
-        const std::string_view time = str(doc, "time");
+        const std::string_view time = stringAt(doc, "time");
         if (core::parseIsoTime(time, t) > 0 && t.hasOffset)
             ns = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
         app.read(fp.arena->store(pending), pendingLine, pendingOff, off + line.size() - pendingOff, ns);
@@ -232,20 +204,20 @@ void parseK8sEvents(FileParse& fp, const BundleContext&)
 {
     dom::parser parser;
     dom::element doc;
-    if (!parseWhole(fp, parser, doc))
+    if (!json::parseDocument(fp, parser, doc, "the object list"))
         return;
     std::size_t from = 0;
     for (dom::element ev : items(doc)) {
-        const std::string_view name = str(ev["metadata"], "name");
+        const std::string_view name = stringAt(ev["metadata"], "name");
         const std::size_t at = locate(fp.data, name, from);
         dom::element obj;
         const bool hasObj = ev["involvedObject"].get(obj) == SUCCESS;
-        const std::string_view kind = hasObj ? str(obj, "kind") : std::string_view();
-        const std::string_view objName = hasObj ? str(obj, "name") : std::string_view();
-        const std::string_view ns = hasObj ? str(obj, "namespace") : std::string_view();
+        const std::string_view kind = hasObj ? stringAt(obj, "kind") : std::string_view();
+        const std::string_view objName = hasObj ? stringAt(obj, "name") : std::string_view();
+        const std::string_view ns = hasObj ? stringAt(obj, "namespace") : std::string_view();
         std::string text = "event " + std::string(kind) + " " + (ns.empty() ? "" : std::string(ns) + "/")
-            + std::string(objName) + " type=" + std::string(str(ev, "type"))
-            + " reason=" + std::string(str(ev, "reason")) + " message=" + quoteValue(str(ev, "message"));
+            + std::string(objName) + " type=" + std::string(stringAt(ev, "type"))
+            + " reason=" + std::string(stringAt(ev, "reason")) + " message=" + quoteValue(stringAt(ev, "message"));
         std::uint64_t count = 0;
         if (ev["count"].get(count) == SUCCESS && count > 1)
             text += " count=" + std::to_string(count);
@@ -254,16 +226,16 @@ void parseK8sEvents(FileParse& fp, const BundleContext&)
         std::string_view host;
         dom::element source;
         if (ev["source"].get(source) == SUCCESS)
-            host = str(source, "host");
+            host = stringAt(source, "host");
         if (host.empty())
-            host = str(ev, "reportingInstance");
+            host = stringAt(ev, "reportingInstance");
         if (kind == "Node")
             host = objName;
         if (!host.empty())
             o.node = fp.internHost(host);
-        if (!setTime(fp, o, str(ev, "lastTimestamp")) && !setTime(fp, o, str(ev, "eventTime"))
-            && !setTime(fp, o, str(ev, "firstTimestamp")))
-            setTime(fp, o, str(ev["metadata"], "creationTimestamp"));
+        if (!setTime(fp, o, stringAt(ev, "lastTimestamp")) && !setTime(fp, o, stringAt(ev, "eventTime"))
+            && !setTime(fp, o, stringAt(ev, "firstTimestamp")))
+            setTime(fp, o, stringAt(ev["metadata"], "creationTimestamp"));
     }
 }
 
@@ -275,8 +247,8 @@ std::map<std::string, std::string> podNodesFromJson(std::string_view bytes)
     if (parser.parse(bytes.data(), bytes.size()).get(doc) != SUCCESS)
         return out;
     for (dom::element pod : items(doc)) {
-        const std::string_view name = str(pod["metadata"], "name");
-        const std::string_view node = str(pod["spec"], "nodeName");
+        const std::string_view name = stringAt(pod["metadata"], "name");
+        const std::string_view node = stringAt(pod["spec"], "nodeName");
         if (!name.empty() && !node.empty())
             out.emplace(std::string(name), std::string(node));
     }
@@ -288,13 +260,13 @@ void parseK8sPods(FileParse& fp, const BundleContext&)
 {
     dom::parser parser;
     dom::element doc;
-    if (!parseWhole(fp, parser, doc))
+    if (!json::parseDocument(fp, parser, doc, "the object list"))
         return;
     std::size_t from = 0;
     for (dom::element pod : items(doc)) {
-        const std::string_view name = str(pod["metadata"], "name");
-        const std::string_view ns = str(pod["metadata"], "namespace");
-        const std::string_view node = str(pod["spec"], "nodeName");
+        const std::string_view name = stringAt(pod["metadata"], "name");
+        const std::string_view ns = stringAt(pod["metadata"], "namespace");
+        const std::string_view node = stringAt(pod["spec"], "nodeName");
         const std::size_t at = locate(fp.data, name, from);
         const std::string who = "pod " + (ns.empty() ? "" : std::string(ns) + "/") + std::string(name);
         auto record = [&](const std::string& text, std::string_view time) {
@@ -303,24 +275,24 @@ void parseK8sPods(FileParse& fp, const BundleContext&)
                 o.node = fp.internHost(node);
             setTime(fp, o, time);
         };
-        const std::string_view phase = str(pod["status"], "phase");
-        const std::string_view reason = str(pod["status"], "reason"); // Evicted, Preempting, ...
+        const std::string_view phase = stringAt(pod["status"], "phase");
+        const std::string_view reason = stringAt(pod["status"], "reason"); // Evicted, Preempting, ...
         if (!reason.empty())
             record(who + " phase=" + std::string(phase) + " reason=" + std::string(reason)
-                    + " message=" + quoteValue(str(pod["status"], "message")),
-                str(pod["status"], "startTime"));
+                    + " message=" + quoteValue(stringAt(pod["status"], "message")),
+                stringAt(pod["status"], "startTime"));
         dom::array conditions;
         if (pod["status"]["conditions"].get(conditions) == SUCCESS)
             for (dom::element c : conditions)
-                if (str(c, "type") == "DisruptionTarget" && str(c, "status") == "True")
-                    record(who + " condition DisruptionTarget=True reason=" + std::string(str(c, "reason"))
-                            + " message=" + quoteValue(str(c, "message")),
-                        str(c, "lastTransitionTime"));
+                if (stringAt(c, "type") == "DisruptionTarget" && stringAt(c, "status") == "True")
+                    record(who + " condition DisruptionTarget=True reason=" + std::string(stringAt(c, "reason"))
+                            + " message=" + quoteValue(stringAt(c, "message")),
+                        stringAt(c, "lastTransitionTime"));
         dom::array statuses;
         if (pod["status"]["containerStatuses"].get(statuses) != SUCCESS)
             continue;
         for (dom::element cs : statuses) {
-            const std::string_view container = str(cs, "name");
+            const std::string_view container = stringAt(cs, "name");
             for (const char* which : { "state", "lastState" }) {
                 dom::element term;
                 if (cs[which]["terminated"].get(term) != SUCCESS)
@@ -329,15 +301,15 @@ void parseK8sPods(FileParse& fp, const BundleContext&)
                 if (term["exitCode"].get(exitCode) != SUCCESS)
                     exitCode = -1;
                 std::string text = who + " container " + std::string(container) + " terminated reason="
-                    + std::string(str(term, "reason")) + " exitCode=" + std::to_string(exitCode);
+                    + std::string(stringAt(term, "reason")) + " exitCode=" + std::to_string(exitCode);
                 std::int64_t signal = 0;
                 if (term["signal"].get(signal) == SUCCESS)
                     text += " signal=" + std::to_string(signal);
-                if (const std::string_view msg = str(term, "message"); !msg.empty())
+                if (const std::string_view msg = stringAt(term, "message"); !msg.empty())
                     text += " message=" + quoteValue(msg);
                 if (std::string_view(which) == "lastState")
                     text += " (previous restart)";
-                record(text, str(term, "finishedAt"));
+                record(text, stringAt(term, "finishedAt"));
             }
         }
     }

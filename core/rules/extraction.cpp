@@ -52,6 +52,19 @@ bool capture(const re2::RE2& re, std::string_view text, Captures& into)
     return true;
 }
 
+/// What every event takes from the rule that made it (extractor or metric rule).
+template <class Rule> void initFromRule(Event& e, const Rule& rule)
+{
+    e.type = rule.eventType;
+    e.ruleId = rule.id;
+    e.role = rule.role;
+    e.domain = rule.domain;
+    e.subdomain = rule.subdomain;
+    e.severity = rule.severity;
+    e.action = rule.action;
+    e.priority = rule.priority;
+}
+
 bool setsField(const std::string& column)
 {
     return column == "role" || column == "domain" || column == "subdomain" || column == "severity" || column == "action"
@@ -83,14 +96,7 @@ void Extraction::emit(
 
     RawEvent raw;
     Event& e = raw.event;
-    e.type = rule.eventType;
-    e.ruleId = rule.id;
-    e.role = rule.role;
-    e.domain = rule.domain;
-    e.subdomain = rule.subdomain;
-    e.severity = rule.severity;
-    e.action = rule.action;
-    e.priority = rule.priority;
+    initFromRule(e, rule);
     e.node = obs.node;
     e.rank = obs.rank;
     e.timeNs = obs.timeNs;
@@ -308,14 +314,7 @@ std::vector<RawEvent> Extraction::runMetrics(std::span<const MetricSeries> serie
                 continue;
             RawEvent raw;
             Event& e = raw.event;
-            e.type = rule.eventType;
-            e.ruleId = rule.id;
-            e.role = rule.role;
-            e.domain = rule.domain;
-            e.subdomain = rule.subdomain;
-            e.severity = rule.severity;
-            e.action = rule.action;
-            e.priority = rule.priority;
+            initFromRule(e, rule);
             e.node = s.node;
             e.timeNs = hitTime;
             e.precisionNs = 15 * kNsPerSec; // a scrape interval: the change happened since the previous sample

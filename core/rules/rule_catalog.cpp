@@ -162,36 +162,34 @@ std::vector<std::string> scalarList(const YAML::Node& map, const char* key)
     return out;
 }
 
-int intValue(const YAML::Node& map, const char* key, int def)
+/// A number-valued key: the whole scalar must parse (std::stoi / std::stod), else a located bad-number error.
+template <class T, class Parse>
+T numberValue(const YAML::Node& map, const char* key, T def, Parse parse, const char* kind)
 {
     const std::string s = optScalar(map, key);
     if (s.empty())
         return def;
     try {
         std::size_t used = 0;
-        const int v = std::stoi(s, &used);
+        const T v = parse(s, &used);
         if (used != s.size())
             throw std::invalid_argument(s);
         return v;
     } catch (const std::exception&) {
-        fail(map[key], "bad-number", std::string("key '") + key + "' must be an integer, got '" + s + "'");
+        fail(map[key], "bad-number", std::string("key '") + key + "' must be " + kind + ", got '" + s + "'");
     }
+}
+
+int intValue(const YAML::Node& map, const char* key, int def)
+{
+    return numberValue<int>(
+        map, key, def, [](const std::string& s, std::size_t* used) { return std::stoi(s, used); }, "an integer");
 }
 
 double doubleValue(const YAML::Node& map, const char* key, double def)
 {
-    const std::string s = optScalar(map, key);
-    if (s.empty())
-        return def;
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used != s.size())
-            throw std::invalid_argument(s);
-        return v;
-    } catch (const std::exception&) {
-        fail(map[key], "bad-number", std::string("key '") + key + "' must be a number, got '" + s + "'");
-    }
+    return numberValue<double>(
+        map, key, def, [](const std::string& s, std::size_t* used) { return std::stod(s, used); }, "a number");
 }
 
 std::int64_t durationValue(const YAML::Node& map, const char* key, std::int64_t def)

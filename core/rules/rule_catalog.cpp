@@ -266,6 +266,31 @@ EventSelector selectorValue(const YAML::Node& n, const char* what)
     return s;
 }
 
+/// A rule test's `expect`: "none", or {event, role (when `role` is given), fields}.
+void readExpect(const YAML::Node& test, const std::string& defaultType, bool& none, std::string& type,
+    std::string* role, std::vector<std::pair<std::string, std::string>>& fields)
+{
+    const YAML::Node ex = test["expect"];
+    if (!ex.IsDefined())
+        fail(test, "missing-key", "required key 'expect' is missing");
+    if (ex.IsScalar()) {
+        if (ex.Scalar() != "none")
+            fail(ex, "bad-expect", "'expect' must be 'none' or a map");
+        none = true;
+        return;
+    }
+    if (role)
+        checkKeys(ex, { "event", "role", "fields" });
+    else
+        checkKeys(ex, { "event", "fields" });
+    type = optScalar(ex, "event", defaultType);
+    if (role)
+        *role = optScalar(ex, "role");
+    if (const YAML::Node f = ex["fields"]; f.IsDefined())
+        for (const auto& kv : f)
+            fields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
+}
+
 } // namespace
 
 /// Reads and compiles a catalog directory. Internal to this file (declared a friend of RuleCatalog).
@@ -522,21 +547,7 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
             rt.source = r.sources.empty() ? SourceKind::Other : r.sources.front();
             if (auto s = optScalar(t, "source"); !s.empty() && !sourceKindFromName(s, rt.source))
                 fail(t["source"], "bad-source-kind", "unknown source kind '" + s + "'");
-            const YAML::Node ex = t["expect"];
-            if (!ex.IsDefined())
-                fail(t, "missing-key", "required key 'expect' is missing");
-            if (ex.IsScalar()) {
-                if (ex.Scalar() != "none")
-                    fail(ex, "bad-expect", "'expect' must be 'none' or a map");
-                rt.expectNone = true;
-            } else {
-                checkKeys(ex, { "event", "role", "fields" });
-                rt.expectType = optScalar(ex, "event", r.eventType);
-                rt.expectRole = optScalar(ex, "role");
-                if (const YAML::Node f = ex["fields"]; f.IsDefined())
-                    for (const auto& kv : f)
-                        rt.expectFields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
-            }
+            readExpect(t, r.eventType, rt.expectNone, rt.expectType, &rt.expectRole, rt.expectFields);
             r.tests.push_back(std::move(rt));
         }
     }
@@ -661,20 +672,7 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
                     fail(t["samples"], "bad-samples", "sample '" + item + "' is not VALUE@OFFSET (e.g. 640@30s)");
                 mt.samples.emplace_back(when.value_or(0), value);
             }
-            const YAML::Node ex = t["expect"];
-            if (!ex.IsDefined())
-                fail(t, "missing-key", "required key 'expect' is missing");
-            if (ex.IsScalar()) {
-                if (ex.Scalar() != "none")
-                    fail(ex, "bad-expect", "'expect' must be 'none' or a map");
-                mt.expectNone = true;
-            } else {
-                checkKeys(ex, { "event", "fields" });
-                mt.expectType = optScalar(ex, "event", m.eventType);
-                if (const YAML::Node f = ex["fields"]; f.IsDefined())
-                    for (const auto& kv : f)
-                        mt.expectFields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
-            }
+            readExpect(t, m.eventType, mt.expectNone, mt.expectType, nullptr, mt.expectFields);
             m.tests.push_back(std::move(mt));
         }
     }

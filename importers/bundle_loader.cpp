@@ -699,6 +699,24 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         }
         if (ev.observations.size() > first)
             src.records = ev.observations.size() - first;
+        // Loki answers at most `limit` entries: exactly that many means the answer was probably cut there.
+        if (src.format == "logcli-jsonl" || src.format == "logcli-text" || src.format == "loki-query-range") {
+            const auto hint = manifest.files.find(src.path);
+            const long long limit = hint != manifest.files.end() ? hint->second.limit : 0;
+            const auto n = static_cast<long long>(src.records);
+            const bool atLimit = limit > 0 ? n == limit : (n == 30 || n == 100 || n == 1000 || n == 5000);
+            if (atLimit) {
+                src.status = CoverageStatus::Truncated;
+                core::Diagnostic d;
+                d.severity = core::Severity::Warning;
+                d.code = "loki-limit";
+                d.message = "exactly " + std::to_string(n) + " entries, "
+                    + (limit > 0 ? std::string("the query's limit") : std::string("a Loki/logcli default limit"))
+                    + ": the export was probably cut there; re-run the query with a higher --limit";
+                d.where.file = src.path;
+                src.warnings.push_back(std::move(d));
+            }
+        }
         if (src.status == CoverageStatus::Ok && src.records == 0)
             src.status = CoverageStatus::Empty;
         if (head.file)

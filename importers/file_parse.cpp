@@ -626,6 +626,54 @@ void AppLogLineReader::read(
             }
         }
     }
+    // tqdm and friends redraw a line with '\r': the last state counts (the launcher prefix came before it).
+    if (const auto cr = s.rfind('\r'); cr != std::string_view::npos)
+        s = s.substr(cr + 1);
+    // Python tracebacks are grouped per stream (srun task, rank) into one record, from "Traceback (most recent
+    // call last):" through its indented frames to the exception line that ends it.
+    const auto streamKey = std::make_pair(task, rank);
+    if (auto open = m_tracebacks.find(streamKey); open != m_tracebacks.end()) {
+        PendingTraceback& tb = open->second;
+        tb.text += '\n';
+        tb.text.append(s);
+        tb.end = offset + length;
+        const bool frame = s.empty() || s.front() == ' ' || s.front() == '\t';
+        if (!frame || ++tb.lines >= kMaxTracebackLines) {
+            PendingTraceback done = std::move(tb);
+            m_tracebacks.erase(open);
+            addRecord(m_fp.arena->store(done.text), done.task, done.rank, done.rayIp, done.line, done.offset,
+                static_cast<std::size_t>(done.end - done.offset), done.fallbackNs);
+        }
+        return;
+    }
+    if (s.rfind("Traceback (most recent call last):", 0) == 0) {
+        PendingTraceback tb;
+        tb.text.assign(s);
+        tb.task = task;
+        tb.rank = rank;
+        tb.rayIp = std::string(rayIp);
+        tb.line = lineNo;
+        tb.offset = offset;
+        tb.end = offset + length;
+        tb.fallbackNs = fallbackNs;
+        m_tracebacks.emplace(streamKey, std::move(tb));
+        return;
+    }
+    addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs);
+}
+
+void AppLogLineReader::flush()
+{
+    // A traceback cut off by the end of the input still counts.
+    for (auto& [key, tb] : m_tracebacks)
+        addRecord(m_fp.arena->store(tb.text), tb.task, tb.rank, tb.rayIp, tb.line, tb.offset,
+            static_cast<std::size_t>(tb.end - tb.offset), tb.fallbackNs);
+    m_tracebacks.clear();
+}
+
+void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
+    std::uint64_t offset, std::size_t length, std::int64_t fallbackNs)
+{
     core::Observation& o = m_fp.add(s, lineNo, offset, length);
     o.rank = rank;
     if (!rayIp.empty())
@@ -724,14 +772,12 @@ void parseJobLog(FileParse& fp, const BundleContext& ctx)
 {
     AppLogLineReader reader(fp, ctx);
     fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
-        // tqdm and friends redraw with '\r': keep the last state of the line.
-        if (line.find('\r') != std::string_view::npos)
-            line = line.substr(line.rfind('\r') + 1);
         if (trim(line).empty())
             return true;
         reader.read(line, no, off, line.size());
         return true;
     });
+    reader.flush();
 }
 
 } // namespace faultline::importers

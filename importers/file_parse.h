@@ -185,11 +185,31 @@ public:
     /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time.
     void read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
         std::int64_t fallbackNs = INT64_MIN);
+    /// Emits what is still grouped (a traceback the input ends in). Call once after the last read().
+    void flush();
 
 private:
+    struct PendingTraceback
+    {
+        std::string text;
+        int task = -1;
+        int rank = -1;
+        std::string rayIp;
+        std::uint64_t line = 0;
+        std::uint64_t offset = 0;
+        std::uint64_t end = 0;
+        std::int64_t fallbackNs = INT64_MIN;
+        int lines = 1;
+    };
+    static constexpr int kMaxTracebackLines = 400;
+
+    void addRecord(std::string_view text, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
+        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs);
+
     FileParse& m_fp;
     const BundleContext& m_ctx;
     std::string m_key; ///< scratch for "host:pid"
+    std::map<std::pair<int, int>, PendingTraceback> m_tracebacks; ///< open tracebacks per (srun task, rank)
 };
 
 } // namespace faultline::importers

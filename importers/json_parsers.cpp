@@ -201,6 +201,7 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
         }
         return true;
     });
+    app.flush();
 }
 
 void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
@@ -269,6 +270,7 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
     // Streams come newest-first by default: restore time order within the file.
     std::stable_sort(fp.observations.begin(), fp.observations.end(),
         [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
+    app.flush();
 }
 
 void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx)

@@ -111,6 +111,7 @@ void parseKubectlLogs(FileParse& fp, const BundleContext& ctx)
         app.read(line.substr(used + 1), no, off, line.size(), ns);
         return true;
     });
+    app.flush();
 }
 
 // CRI (kubelet) files: "<RFC3339Nano> <stdout|stderr> <P|F>[:tags] <content>"; P partials join the next F.
@@ -157,6 +158,7 @@ void parseCriLog(FileParse& fp, const BundleContext& ctx)
             fp.warn(pendingLine[s], pendingOff[s], "cri-partial", "a partial (P) record has no final (F) record; kept");
             app.read(fp.arena->store(pending[s]), pendingLine[s], pendingOff[s], pending[s].size());
         }
+    app.flush();
 }
 
 // docker json-file: {"log":"...\n","stream":"stderr","time":"..."}; a "log" without "\n" continues on the next.
@@ -197,6 +199,7 @@ void parseDockerJson(FileParse& fp, const BundleContext& ctx)
     });
     if (!pending.empty())
         app.read(fp.arena->store(pending), pendingLine, pendingOff, pending.size());
+    app.flush();
 }
 
 // kubectl get events -o json: one observation per event.

@@ -134,6 +134,8 @@ Manifest readManifestText(const std::string& text, const std::string& displayPat
                     f.format = str(kv.second, "format");
                     f.host = str(kv.second, "host");
                     f.zone = str(kv.second, "tz");
+                    if (const std::string limit = str(kv.second, "limit"); !limit.empty())
+                        std::from_chars(limit.data(), limit.data() + limit.size(), f.limit);
                     if (const YAML::Node l = kv.second["labels"]; isMap(l))
                         for (const auto& lab : l)
                             f.labels[lab.first.Scalar()] = isScalar(lab.second) ? lab.second.Scalar() : std::string();

@@ -26,6 +26,7 @@ struct FileHint
     std::string host;
     std::string zone;
     std::map<std::string, std::string> labels;
+    long long limit = 0; ///< the Loki query's entry limit (logcli --limit, API limit=), 0 when unknown
 };
 
 struct Manifest

@@ -296,6 +296,7 @@ void parseLogcliText(FileParse& fp, const BundleContext& ctx)
         }
         return true;
     });
+    app.flush();
 }
 
 } // namespace faultline::importers

@@ -273,7 +273,16 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
         line(std::string(bold) + "cause: " + reset + c.label + "  {" + c.type + "}");
         line("  " + who(c) + " at " + formatUtc(c.timeNs) + " (" + timeQualityName(c.quality) + ")");
         line(std::string("  ") + cyan + "--> " + where(c) + reset);
-        line("   | " + escapeForDisplay(c.excerpt));
+        // One "|" line per line of the record (a traceback is one record).
+        for (std::size_t start = 0; start <= c.excerpt.size();) {
+            const auto nl = c.excerpt.find('\n', start);
+            line("   | "
+                + escapeForDisplay(std::string_view(c.excerpt).substr(
+                    start, nl == std::string::npos ? std::string::npos : nl - start)));
+            if (nl == std::string::npos)
+                break;
+            start = nl + 1;
+        }
         for (const auto& [k, val] : c.fields)
             if (k == "unit" || k == "link" || k == "severity_text" || k == "investigatory" || k == "immediate")
                 line("   = " + k + ": " + val);

@@ -52,6 +52,21 @@ bool capture(const re2::RE2& re, std::string_view text, Captures& into)
     return true;
 }
 
+/// The record's text for reports: whole when short; for a long multi-line record (a traceback) its first line and
+/// its last lines, where the exception is.
+std::string excerptOf(std::string_view text)
+{
+    if (text.size() <= kExcerptMax)
+        return std::string(text);
+    const auto firstNl = text.find('\n');
+    if (firstNl == std::string_view::npos || firstNl > kExcerptMax / 2)
+        return std::string(text.substr(0, kExcerptMax));
+    std::string_view tail = text.substr(text.size() - kExcerptMax / 2);
+    if (const auto nl = tail.find('\n'); nl != std::string_view::npos)
+        tail.remove_prefix(nl + 1);
+    return std::string(text.substr(0, firstNl)) + "\n...\n" + std::string(tail);
+}
+
 /// What every event takes from the rule that made it (extractor or metric rule).
 template <class Rule> void initFromRule(Event& e, const Rule& rule)
 {
@@ -105,7 +120,7 @@ void Extraction::emit(
     e.outOfScope = obs.outOfScope;
     e.provenance.push_back(obs.where);
     e.observation = static_cast<std::uint32_t>(i);
-    e.excerpt = std::string(obs.text.substr(0, kExcerptMax));
+    e.excerpt = excerptOf(obs.text);
 
     const FieldLookup lookup = [&](std::string_view k) { return caps.get(k); };
     for (const auto& l : rule.lookups) {

@@ -619,6 +619,13 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                     o.node = remap[o.node];
                 ev.observations.push_back(o);
             }
+            for (auto id : part.ranks) {
+                id.where.source = sourceIndex;
+                id.where.line += lineBase;
+                if (id.node != core::kNoNode)
+                    id.node = remap[id.node];
+                ev.ranks.push_back(std::move(id));
+            }
             for (auto& m : part.metrics) {
                 m.where.source = sourceIndex;
                 if (m.node != core::kNoNode)
@@ -725,6 +732,12 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     }
     for (auto& a : archiveSources)
         ev.sources.push_back(std::move(a));
+    // One identity per rank: the first statement of it (Loki and the job log repeat the same init lines).
+    std::stable_sort(ev.ranks.begin(), ev.ranks.end(),
+        [](const core::RankIdentity& a, const core::RankIdentity& b) { return a.rank < b.rank; });
+    ev.ranks.erase(std::unique(ev.ranks.begin(), ev.ranks.end(),
+                       [](const core::RankIdentity& a, const core::RankIdentity& b) { return a.rank == b.rank; }),
+        ev.ranks.end());
     return ev;
 }
 

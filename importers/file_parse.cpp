@@ -3,6 +3,7 @@
 // application job logs and plain text. Grammars: ../shared/reference/evidence-formats.md §1, §6, §7.
 #include "importers/file_parse.h"
 
+#include "core/rules/template.h"
 #include "importers/hostlist.h"
 
 #include <algorithm>
@@ -721,8 +722,21 @@ void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::st
                         rk != std::string_view::npos && r.find(" nranks ") != std::string_view::npos) {
                         int v = -1;
                         const char* b = r.data() + rk + 6;
-                        if (std::from_chars(b, r.data() + r.size(), v).ec == std::errc())
+                        if (std::from_chars(b, r.data() + r.size(), v).ec == std::errc()) {
                             m_fp.pidRank.emplace(m_key, v);
+                            // "... cudaDev 5 nvmlDev 5 busId c3000": the rank's GPU.
+                            core::RankIdentity id;
+                            id.rank = v;
+                            id.node = o.node;
+                            id.cudaDevice = o.gpu;
+                            std::from_chars(r.data() + c1 + 1, r.data() + pidEnd, id.pid);
+                            if (const auto bus = r.find(" busId "); bus != std::string_view::npos) {
+                                const std::string_view rest = r.substr(bus + 7);
+                                id.gpu = core::normalisePci(rest.substr(0, rest.find(' ')));
+                            }
+                            id.where = o.where;
+                            m_fp.ranks.push_back(std::move(id));
+                        }
                     }
                     if (o.rank < 0) {
                         if (auto it = m_fp.pidRank.find(m_key); it != m_fp.pidRank.end())

@@ -67,6 +67,7 @@ struct FileParse
     /// in another chunk; resolved when the chunks are merged.
     std::map<std::string, int> pidRank;
     std::vector<std::pair<std::size_t, std::string>> pendingPidRank;
+    std::vector<core::RankIdentity> ranks; ///< from NCCL init lines; node ids local to `nodes`
 
 private:
     std::string m_lastHost;

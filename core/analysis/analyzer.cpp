@@ -236,6 +236,9 @@ public:
                 if (idx < m_v.scope.nodes.size() && raw.nodeHint.empty())
                     e.node = m_v.scope.nodes[idx];
             }
+            // A GPU named by the kernel is a rank's GPU when an NCCL init line says so (the silent rank of §9.5).
+            if (e.rank < 0 && !e.gpu.empty())
+                e.rank = m_evidence.rankOnGpu(e.node, e.gpu);
             m_events.push_back(std::move(e));
         }
     }

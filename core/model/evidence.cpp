@@ -109,6 +109,14 @@ const std::string& NodeTable::name(NodeId id) const
     return m_names.at(id);
 }
 
+std::int32_t EvidenceSet::rankOnGpu(NodeId node, const std::string& gpu) const
+{
+    for (const auto& r : ranks)
+        if (r.node == node && !gpu.empty() && r.gpu == gpu)
+            return r.rank;
+    return -1;
+}
+
 std::string_view TextArena::store(std::string_view s)
 {
     if (s.empty())

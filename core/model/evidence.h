@@ -123,6 +123,17 @@ struct Scope
     bool windowZoneAssumed = false;
 };
 
+/// One rank's identity, as the evidence states it (NCCL init lines: host, pid, rank, CUDA device, PCI bus id).
+struct RankIdentity
+{
+    std::int32_t rank = -1;
+    NodeId node = kNoNode;
+    std::string gpu; ///< normalised PCI bus id, "" when unknown
+    std::int32_t cudaDevice = -1;
+    std::int64_t pid = -1;
+    Provenance where;
+};
+
 /// Append-only storage for decoded text with stable addresses.
 class TextArena
 {
@@ -141,6 +152,7 @@ struct EvidenceSet
     std::vector<Source> sources;
     std::vector<Observation> observations; ///< grouped by source, in file order (sources in path order)
     std::vector<MetricSeries> metrics;
+    std::vector<RankIdentity> ranks; ///< sorted by rank; one entry per rank the evidence identifies
     NodeTable nodes;
     Scope scope;
     std::vector<Diagnostic> diagnostics; ///< bundle-level problems (manifest, unreadable files, ...)
@@ -148,6 +160,8 @@ struct EvidenceSet
     std::shared_ptr<TextArena> arena = std::make_shared<TextArena>();
 
     std::string nodeName(NodeId id) const { return id == kNoNode ? std::string() : nodes.name(id); }
+    /// The rank that drives `gpu` (a normalised PCI bus id) on `node`, or -1.
+    std::int32_t rankOnGpu(NodeId node, const std::string& gpu) const;
 };
 
 } // namespace faultline::core

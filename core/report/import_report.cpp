@@ -39,6 +39,16 @@ std::string importReportToText(const EvidenceSet& ev, const std::vector<Coverage
         for (const auto& w : s.warnings)
             line("  " + w.format());
     }
+    if (!ev.ranks.empty()) {
+        line("");
+        line("ranks (" + std::to_string(ev.ranks.size()) + ", from NCCL init lines):");
+        for (const auto& r : ev.ranks)
+            line("  rank " + std::to_string(r.rank) + " -> " + ev.nodeName(r.node)
+                + (r.gpu.empty() ? std::string() : " GPU " + r.gpu)
+                + (r.cudaDevice >= 0 ? " (cudaDev " + std::to_string(r.cudaDevice) + ")" : std::string())
+                + (r.pid >= 0 ? " pid " + std::to_string(r.pid) : std::string()) + "  "
+                + ev.sources[r.where.source].path + ":" + std::to_string(r.where.line));
+    }
     line("");
     line("coverage:");
     for (const auto& c : coverage)
@@ -85,6 +95,15 @@ std::string importReportToJson(const EvidenceSet& ev, const std::vector<Coverage
             w.endObject();
         }
         w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("ranks").beginArray();
+    for (const auto& r : ev.ranks) {
+        w.beginObject();
+        w.field("rank", r.rank).field("node", ev.nodeName(r.node)).field("gpu", r.gpu);
+        w.field("cuda_device", r.cudaDevice).field("pid", r.pid);
+        w.field("at", ev.sources[r.where.source].path + ":" + std::to_string(r.where.line));
         w.endObject();
     }
     w.endArray();

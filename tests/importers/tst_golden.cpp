@@ -64,6 +64,11 @@ std::string canonical(const EvidenceSet& ev)
         w.endObject();
     }
     w.endArray();
+    w.key("ranks").beginArray();
+    for (const auto& r : ev.ranks)
+        w.value("rank " + std::to_string(r.rank) + " " + ev.nodeName(r.node) + " " + r.gpu + " cudaDev "
+            + std::to_string(r.cudaDevice) + " pid " + std::to_string(r.pid));
+    w.endArray();
     w.key("metrics").beginArray();
     for (const auto& m : ev.metrics) {
         w.beginObject();

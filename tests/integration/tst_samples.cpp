@@ -66,6 +66,9 @@ private Q_SLOTS:
         QVERIFY(v.hasCause);
         const Event& c = v.events[v.cause];
         QCOMPARE(c.gpu, std::string("0000:c3:00.0"));
+        // The silent rank: GPU 0000:c3:00.0 on node-02 is rank 13's, from its NCCL init line (§9.5).
+        QCOMPARE(c.rank, 13);
+        QCOMPARE(ev.ranks.size(), std::size_t(32));
         QCOMPARE(*c.field("unit"), std::string("NETIR_LINK_EVT"));
         QCOMPARE(*c.field("link"), std::string("07"));
         QCOMPARE(formatUtc(c.timeNs), std::string("2026-11-02T10:15:01.123456Z"));

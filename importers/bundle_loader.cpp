@@ -706,6 +706,15 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         }
         if (ev.observations.size() > first)
             src.records = ev.observations.size() - first;
+        // Scoping: records outside the workload window are kept and marked.
+        if (scope.startNs != INT64_MIN && scope.endNs != INT64_MIN && !scope.windowZoneAssumed)
+            for (std::size_t k = first; k < ev.observations.size(); ++k) {
+                auto& o = ev.observations[k];
+                if (o.timeNs != INT64_MIN && (o.timeNs + o.precisionNs < scope.startNs || o.timeNs > scope.endNs)) {
+                    o.outOfScope = true;
+                    ++src.outOfScope;
+                }
+            }
         // Loki answers at most `limit` entries: exactly that many means the answer was probably cut there.
         if (src.format == "logcli-jsonl" || src.format == "logcli-text" || src.format == "loki-query-range") {
             const auto hint = manifest.files.find(src.path);

@@ -262,7 +262,7 @@ public:
             // Scheduler logs hold every job: a record naming another job id is out of scope.
             const std::string* job = e.field("job");
             const bool otherJob = job && !m_v.scope.jobId.empty() && *job != m_v.scope.jobId;
-            if (e.outOfScope || otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
+            if (otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
                 ++m_v.filteredEvents;
                 continue;
             }

@@ -41,7 +41,6 @@ struct Event
     std::int64_t timeNs = INT64_MIN;
     std::int64_t precisionNs = 0;
     TimeQuality quality = TimeQuality::Missing;
-    bool outOfScope = false;
 
     std::vector<std::pair<std::string, std::string>> fields; ///< named captures plus table columns, sorted by key
     std::vector<Provenance> provenance; ///< first = where it was extracted; more when duplicates merged

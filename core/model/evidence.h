@@ -53,7 +53,7 @@ struct Observation
     std::int32_t gpu = -1; ///< NVML / CUDA index when the envelope names it
     SourceKind kind = SourceKind::Other;
     TimeQuality quality = TimeQuality::Missing;
-    bool outOfScope = false;
+    bool outOfScope = false; ///< outside the workload window (kept, and shown; the engine applies its own margin)
 };
 
 enum class CoverageStatus { Ok, Empty, Error, Truncated, Missing };
@@ -74,6 +74,7 @@ struct Source
     std::uint64_t lines = 0;
     std::uint64_t records = 0;
     std::uint64_t skipped = 0;
+    std::uint64_t outOfScope = 0; ///< records outside the workload window
     std::int64_t firstTimeNs = INT64_MIN;
     std::int64_t lastTimeNs = INT64_MIN;
     std::vector<Diagnostic> warnings;

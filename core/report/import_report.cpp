@@ -34,7 +34,8 @@ std::string importReportToText(const EvidenceSet& ev, const std::vector<Coverage
             + (s.host == kNoNode ? "" : ", host " + ev.nodeName(s.host))
             + (s.zone.empty() ? "" : ", zone " + s.zone + (s.zoneAssumed ? " (assumed)" : "")));
         line("  records: " + std::to_string(s.records) + " of " + std::to_string(s.lines) + " line(s), "
-            + std::to_string(s.bytes) + " bytes" + (s.skipped ? ", " + std::to_string(s.skipped) + " skipped" : ""));
+            + std::to_string(s.bytes) + " bytes" + (s.skipped ? ", " + std::to_string(s.skipped) + " skipped" : "")
+            + (s.outOfScope ? ", " + std::to_string(s.outOfScope) + " outside the workload window" : ""));
         line("  time:    " + formatUtc(s.firstTimeNs) + " .. " + formatUtc(s.lastTimeNs));
         for (const auto& w : s.warnings)
             line("  " + w.format());
@@ -84,6 +85,7 @@ std::string importReportToJson(const EvidenceSet& ev, const std::vector<Coverage
             w.value(ev.nodeName(s.host));
         w.field("zone", s.zone).field("zone_assumed", s.zoneAssumed).field("status", coverageStatusName(s.status));
         w.field("bytes", s.bytes).field("lines", s.lines).field("records", s.records).field("skipped", s.skipped);
+        w.field("out_of_scope", s.outOfScope);
         w.field("first", formatUtc(s.firstTimeNs)).field("last", formatUtc(s.lastTimeNs));
         w.key("warnings").beginArray();
         for (const auto& d : s.warnings) {

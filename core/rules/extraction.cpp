@@ -117,7 +117,6 @@ void Extraction::emit(
     e.timeNs = obs.timeNs;
     e.precisionNs = obs.precisionNs;
     e.quality = obs.quality;
-    e.outOfScope = obs.outOfScope;
     e.provenance.push_back(obs.where);
     e.observation = static_cast<std::uint32_t>(i);
     e.excerpt = excerptOf(obs.text);

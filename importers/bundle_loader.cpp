@@ -57,6 +57,7 @@ constexpr FormatInfo kFormats[] = {
     { "scontrol", SourceKind::Scheduler, parseScontrol, false, true },
     { "prometheus-text", SourceKind::Metrics, parsePromText, false },
     { "logcli-text", SourceKind::AppLog, parseLogcliText, true },
+    { "logcli-raw", SourceKind::AppLog, parseLogcliText, true },
     { "text", SourceKind::Other, parseGenericText, true },
 };
 

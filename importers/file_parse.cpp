@@ -242,10 +242,15 @@ void parseSacctParsable(FileParse& fp, const BundleContext& ctx)
                 "row has " + std::to_string(cols.size()) + " fields, header has " + std::to_string(header.size())
                     + " (a '|' inside a value?); row kept as text");
         }
-        std::string text = "sacct";
+        // The record reads "sacct JobID=... <the other fields in header order>" whatever the --format order, so
+        // rules can anchor on the job id.
         std::map<std::string, std::string> row;
-        for (std::size_t i = 0; i < cols.size() && i < header.size(); ++i) {
+        for (std::size_t i = 0; i < cols.size() && i < header.size(); ++i)
             row[header[i]] = std::string(cols[i]);
+        std::string text = "sacct JobID=" + row["JobID"];
+        for (std::size_t i = 0; i < cols.size() && i < header.size(); ++i) {
+            if (header[i] == "JobID")
+                continue;
             text += ' ';
             text += header[i];
             text += '=';
@@ -565,8 +570,8 @@ void parseGenericText(FileParse& fp, const BundleContext& ctx)
 // Application logs (§7): srun --label "12: ", torchrun "[rank3]:" / "[default3]:", NCCL "host:pid:tid [dev]",
 // c10 "[E1102 10:15:06.211734912 file:line]", glog "E1102 10:15:08.412000 pid file:line]", Python logging.
 
-void AppLogLineReader::read(
-    std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length, std::int64_t fallbackNs)
+void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
+    std::int64_t fallbackNs, std::string_view streamHost)
 {
     std::string_view s = line;
     int task = -1;
@@ -643,7 +648,7 @@ void AppLogLineReader::read(
             PendingTraceback done = std::move(tb);
             m_tracebacks.erase(open);
             addRecord(m_fp.arena->store(done.text), done.task, done.rank, done.rayIp, done.line, done.offset,
-                static_cast<std::size_t>(done.end - done.offset), done.fallbackNs);
+                static_cast<std::size_t>(done.end - done.offset), done.fallbackNs, done.streamHost);
         }
         return;
     }
@@ -657,10 +662,11 @@ void AppLogLineReader::read(
         tb.offset = offset;
         tb.end = offset + length;
         tb.fallbackNs = fallbackNs;
+        tb.streamHost = std::string(streamHost);
         m_tracebacks.emplace(streamKey, std::move(tb));
         return;
     }
-    addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs);
+    addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs, streamHost);
 }
 
 void AppLogLineReader::flush()
@@ -668,14 +674,16 @@ void AppLogLineReader::flush()
     // A traceback cut off by the end of the input still counts.
     for (auto& [key, tb] : m_tracebacks)
         addRecord(m_fp.arena->store(tb.text), tb.task, tb.rank, tb.rayIp, tb.line, tb.offset,
-            static_cast<std::size_t>(tb.end - tb.offset), tb.fallbackNs);
+            static_cast<std::size_t>(tb.end - tb.offset), tb.fallbackNs, tb.streamHost);
     m_tracebacks.clear();
 }
 
 void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
-    std::uint64_t offset, std::size_t length, std::int64_t fallbackNs)
+    std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, std::string_view streamHost)
 {
     core::Observation& o = m_fp.add(s, lineNo, offset, length);
+    if (!streamHost.empty() && o.node == core::kNoNode)
+        o.node = m_fp.internHost(streamHost);
     o.rank = rank;
     if (!rayIp.empty())
         if (auto it = m_ctx.ipToHost.find(std::string(rayIp)); it != m_ctx.ipToHost.end())

@@ -183,9 +183,10 @@ public:
         : m_fp(fp)
         , m_ctx(ctx)
     { }
-    /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time.
+    /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time; `streamHost` (a pod stream's
+    /// node) when the line names no host itself.
     void read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
-        std::int64_t fallbackNs = INT64_MIN);
+        std::int64_t fallbackNs = INT64_MIN, std::string_view streamHost = {});
     /// Emits what is still grouped (a traceback the input ends in). Call once after the last read().
     void flush();
 
@@ -196,6 +197,7 @@ private:
         int task = -1;
         int rank = -1;
         std::string rayIp;
+        std::string streamHost;
         std::uint64_t line = 0;
         std::uint64_t offset = 0;
         std::uint64_t end = 0;
@@ -205,7 +207,7 @@ private:
     static constexpr int kMaxTracebackLines = 400;
 
     void addRecord(std::string_view text, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
-        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs);
+        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, std::string_view streamHost);
 
     FileParse& m_fp;
     const BundleContext& m_ctx;

@@ -36,6 +36,7 @@ std::int64_t parseInt64(std::string_view s, bool& ok)
 struct StreamLabels
 {
     std::string_view host;
+    std::string_view pod;
     std::string_view job;
     std::string_view transport;
     bool kernel() const { return transport == "kernel" || job.find("journal") != std::string_view::npos; }
@@ -51,6 +52,8 @@ StreamLabels streamLabels(dom::object labels, bool present, const std::map<std::
                 continue;
             if (k == "host" || k == "hostname" || k == "node_name")
                 out.host = val;
+            else if (k == "pod")
+                out.pod = val;
             else if (k == "job")
                 out.job = val;
             else if (k == "transport")
@@ -64,6 +67,16 @@ StreamLabels streamLabels(dom::object labels, bool present, const std::map<std::
     fallback(out.job, "job");
     fallback(out.transport, "transport");
     return out;
+}
+
+/// A Kubernetes pod's node (pods JSON), so a pod's stream is that node's even when its lines name no host. A plain
+/// file tail (a Slurm job log) has no pod label: its lines are attributed by their content only (trap 3, §9.7).
+std::string_view podNode(std::string_view pod, const BundleContext& ctx)
+{
+    if (pod.empty())
+        return {};
+    const auto it = ctx.podToNode.find(std::string(pod));
+    return it == ctx.podToNode.end() ? std::string_view() : std::string_view(it->second);
 }
 
 StreamLabels streamLabels(dom::element record, const std::map<std::string, std::string>& common)
@@ -196,8 +209,7 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
         } else {
             // Job logs are tailed on one host (trap 3, §9.7): the host label is the collector's, so the record's
             // node comes from its content only.
-            app.read(stored, no, off, line.size(), fallback);
-            fp.observations.back().kind = SourceKind::AppLog;
+            app.read(stored, no, off, line.size(), fallback, podNode(labels.pod, ctx));
         }
         return true;
     });
@@ -262,8 +274,9 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                     o.quality = TimeQuality::Exact;
                 }
             } else {
-                app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN);
-                fp.observations.back().kind = SourceKind::AppLog;
+                const auto pod = labels.find("pod");
+                app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN,
+                    pod == labels.end() ? std::string_view() : podNode(pod->second, ctx));
             }
         }
     }

@@ -292,7 +292,6 @@ void parseLogcliText(FileParse& fp, const BundleContext& ctx)
             o.quality = ns == INT64_MIN ? core::TimeQuality::Missing : core::TimeQuality::Exact;
         } else {
             app.read(text, no, off, line.size(), ns);
-            fp.observations.back().kind = SourceKind::AppLog;
         }
         return true;
     });

@@ -414,6 +414,33 @@ private Q_SLOTS:
         QCOMPARE(std::string(r[0]->text), std::string("KeyError: 'x'"));
     }
 
+    void severalPathsAndAManifestWindow()
+    {
+        // Two bundle paths together; the manifest's window scopes the attempt and marks what lies outside it.
+        QTemporaryDir a;
+        QTemporaryDir b;
+        tests::writeFiles(a,
+            { { "faultline.yaml",
+                  "workload: {job_id: \"9\", nodes: \"node-01\", window: {from: \"2026-11-02T10:00:00Z\", to: "
+                  "\"2026-11-02T11:00:00Z\"}}\n" },
+                { "syslog",
+                    "2026-11-02T09:00:00Z node-01 kernel: early\n2026-11-02T10:30:00Z node-01 kernel: during\n" } });
+        tests::writeFiles(b, { { "other.log", "2026-11-02T10:31:00Z node-01 kernel: second path\n" } });
+        const EvidenceSet ev = importers::loadBundle({ a.path().toStdString(), b.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(2));
+        QCOMPARE(ev.scope.jobId, std::string("9"));
+        QCOMPARE(formatUtc(ev.scope.startNs), std::string("2026-11-02T10:00:00Z"));
+        const Source* first = nullptr;
+        for (const auto& s : ev.sources)
+            if (s.path.find("syslog") != std::string::npos)
+                first = &s;
+        QVERIFY(first);
+        QCOMPARE(first->outOfScope, std::uint64_t(1));
+        QCOMPARE(ev.observations.size(), std::size_t(3));
+        QVERIFY(ev.observations[0].outOfScope);
+        QVERIFY(!ev.observations[1].outOfScope);
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

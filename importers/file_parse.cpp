@@ -633,8 +633,8 @@ void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::ui
         }
     }
     // tqdm and friends redraw a line with '\r': the last state counts (the launcher prefix came before it).
-    if (const auto cr = s.rfind('\r'); cr != std::string_view::npos)
-        s = s.substr(cr + 1);
+    if (s.find('\r') != std::string_view::npos) // memchr first: almost no line has one
+        s = s.substr(s.rfind('\r') + 1);
     // Python tracebacks are grouped per stream (srun task, rank) into one record, from "Traceback (most recent
     // call last):" through its indented frames to the exception line that ends it.
     const auto streamKey = std::make_pair(task, rank);

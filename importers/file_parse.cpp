@@ -133,18 +133,23 @@ std::size_t parseGlogTime(std::string_view s, int year, CivilTime& t)
 
 void FileParse::resolve(const CivilTime& t, Observation& o)
 {
+    resolve(t, o, zone);
+}
+
+void FileParse::resolve(const CivilTime& t, Observation& o, const std::string& zoneName)
+{
     if (t.hasOffset) {
         o.timeNs = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
         o.quality = TimeQuality::Exact;
     } else {
-        const auto r = core::ZoneResolver::toUtc(t, zone);
+        const auto r = core::ZoneResolver::toUtc(t, zoneName);
         o.timeNs = r.utcNs;
         o.quality = TimeQuality::AssumedZone;
         if (r.status == core::ZoneResolver::Status::Nonexistent || r.status == core::ZoneResolver::Status::Ambiguous)
             warn(o.where.line, o.where.byteOffset, "dst-ambiguous",
                 "local time falls in a daylight-saving "
                     + std::string(r.status == core::ZoneResolver::Status::Nonexistent ? "gap" : "overlap") + " of "
-                    + zone + "; the earlier instant is used");
+                    + zoneName + "; the earlier instant is used");
     }
     o.precisionNs = t.precisionNs();
 }
@@ -447,6 +452,21 @@ SourceKind kindForIdentifier(std::string_view ident)
 
 void parseSyslog(FileParse& fp, const BundleContext& ctx)
 {
+    // A file without a manifest zone (no hint for it or its host) takes, line by line, the manifest zone of the
+    // host the line names; when every zone-less line found one, the file's zone is no longer an assumption.
+    const bool fileZoned = fp.zoneFromManifest;
+    bool everyLineZoned = true;
+    bool anyZoneless = false;
+    std::string lineZoneSeen;
+    auto hostZone = [&ctx](std::string_view host) -> const std::string* {
+        if (!ctx.manifest || host.empty())
+            return nullptr;
+        for (std::string_view name : { host, host.substr(0, host.find('.')) })
+            if (auto it = ctx.manifest->hosts.find(std::string(name));
+                it != ctx.manifest->hosts.end() && !it->second.zone.empty())
+                return &it->second.zone;
+        return nullptr;
+    };
     fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trim(line).empty())
             return true;
@@ -511,9 +531,20 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
         if (!host.empty() && host != "-")
             o.node = fp.internHost(host);
         o.kind = kindForIdentifier(ident);
-        fp.resolve(t, o);
+        const std::string* zoneName = fileZoned || t.hasOffset ? nullptr : hostZone(host);
+        if (!fileZoned && !t.hasOffset) {
+            anyZoneless = true;
+            everyLineZoned = everyLineZoned && zoneName;
+            if (zoneName && lineZoneSeen != *zoneName)
+                lineZoneSeen = lineZoneSeen.empty() ? *zoneName : std::string("each line's host zone");
+        }
+        fp.resolve(t, o, zoneName ? *zoneName : fp.zone);
         return true;
     });
+    if (!fileZoned && anyZoneless && everyLineZoned) {
+        fp.zone = lineZoneSeen;
+        fp.zoneFromManifest = true;
+    }
 }
 
 // Fabric Manager (§6.4): "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] message", local time, 1 s.

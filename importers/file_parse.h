@@ -77,6 +77,8 @@ private:
 public:
     /// Converts a civil time read from this file: explicit offsets are exact, others use the file's zone.
     void resolve(const core::CivilTime& t, core::Observation& o);
+    /// The same with an explicit zone for zone-less times (a multi-host file whose records name their host).
+    void resolve(const core::CivilTime& t, core::Observation& o, const std::string& zoneName);
     void warn(std::uint64_t line, std::uint64_t offset, std::string code, std::string message);
     /// Interns a host name, remembering the last one (records of one file mostly name the same host).
     core::NodeId internHost(std::string_view name);

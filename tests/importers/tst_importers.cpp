@@ -441,6 +441,28 @@ private Q_SLOTS:
         QVERIFY(!ev.observations[1].outOfScope);
     }
 
+    void syslogLinesTakeTheirHostsZone()
+    {
+        // A central syslog with no manifest entry of its own: each zone-less line is read in the zone the
+        // manifest gives the host it names; a host without one falls back to UTC, and then the file says so.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml", "hosts:\n  node-01: {tz: Europe/Berlin}\n  node-02: {tz: UTC}\n" },
+                { "messages",
+                    "Nov  2 11:15:01 node-01 kernel: berlin\nNov  2 10:15:01 node-02.cluster.local kernel: utc\n" },
+                { "other", "Nov  2 10:15:01 node-09 kernel: unknown host\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(2));
+        const Source& messages = ev.sources[0].path == "messages" ? ev.sources[0] : ev.sources[1];
+        const Source& other = ev.sources[0].path == "messages" ? ev.sources[1] : ev.sources[0];
+        QVERIFY(!messages.zoneAssumed);
+        QCOMPARE(messages.zone, std::string("each line's host zone"));
+        QVERIFY(other.zoneAssumed);
+        QCOMPARE(ev.observations.size(), std::size_t(3));
+        for (const auto& o : ev.observations)
+            QCOMPARE(formatUtc(o.timeNs), std::string("2026-11-02T10:15:01Z"));
+    }
+
     void missingPathIsAnError()
     {
         const EvidenceSet ev = importers::loadBundle({ "/nonexistent/bundle" });

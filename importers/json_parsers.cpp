@@ -241,7 +241,12 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                 if (v.get(val) == SUCCESS)
                     labels[std::string(k)] = std::string(val);
             }
-        const bool kernel = labels["transport"] == "kernel" || labels["job"].find("journal") != std::string::npos;
+        auto isKernel = [](const std::map<std::string, std::string>& l) {
+            const auto transport = l.find("transport");
+            const auto job = l.find("job");
+            return (transport != l.end() && transport->second == "kernel")
+                || (job != l.end() && job->second.find("journal") != std::string::npos);
+        };
         dom::array values;
         if (stream["values"].get(values) != SUCCESS)
             continue;
@@ -254,6 +259,25 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                     "stream value is not [\"ns\", \"line\"]; skipped");
                 continue;
             }
+            // Loki 3 with categorize-labels: a third element carries structured metadata and parsed labels,
+            // which name the entry's host, pod or rank as stream labels otherwise would.
+            const std::map<std::string, std::string>* entryLabels = &labels;
+            std::map<std::string, std::string> withMeta;
+            dom::object meta;
+            if (pair.at(2).get(meta) == SUCCESS) {
+                withMeta = labels;
+                for (const char* group : { "structuredMetadata", "parsed" }) {
+                    dom::object m;
+                    if (meta[group].get(m) == SUCCESS)
+                        for (auto [k, v] : m) {
+                            std::string_view mv;
+                            if (v.get(mv) == SUCCESS)
+                                withMeta[std::string(k)] = std::string(mv);
+                        }
+                }
+                entryLabels = &withMeta;
+            }
+            const bool kernel = isKernel(*entryLabels);
             // Provenance: the value's timestamp string, searched forward in the raw text.
             const std::string needle = "\"" + std::string(ts) + "\"";
             std::size_t at = buf.find(needle, searchFrom);
@@ -267,16 +291,16 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
             if (kernel) {
                 Observation& o = fp.add(stored, lines.lineAt(at), at, needle.size() + text.size());
                 o.kind = SourceKind::Kernel;
-                if (auto h = labels.find("host"); h != labels.end())
+                if (auto h = entryLabels->find("host"); h != entryLabels->end())
                     o.node = fp.internHost(h->second);
                 if (ok) {
                     o.timeNs = ns;
                     o.quality = TimeQuality::Exact;
                 }
             } else {
-                const auto pod = labels.find("pod");
+                const auto pod = entryLabels->find("pod");
                 app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN,
-                    pod == labels.end() ? std::string_view() : podNode(pod->second, ctx));
+                    pod == entryLabels->end() ? std::string_view() : podNode(pod->second, ctx));
             }
         }
     }

@@ -332,7 +332,7 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
         return;
     }
     auto scalar = [](const YAML::Node& n, const char* key) {
-        const YAML::Node v = n.IsMap() ? n[key] : YAML::Node();
+        const YAML::Node v = n.IsDefined() && n.IsMap() ? n[key] : YAML::Node();
         return v.IsDefined() && v.IsScalar() ? v.Scalar() : std::string();
     };
     for (const YAML::Node& doc : docs) {
@@ -371,7 +371,77 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
                         state = scalar(c, "reason");
                     }
                 }
+            // The admission (v1beta1 and v1beta2): each pod set's count and flavors, and with topology-aware
+            // scheduling the hosts it was placed on, which give the allocation's nodes.
+            std::vector<std::string> hosts;
+            const YAML::Node admission = status["admission"];
+            const YAML::Node assignments =
+                admission.IsDefined() && admission.IsMap() ? admission["podSetAssignments"] : YAML::Node();
+            if (assignments.IsDefined() && assignments.IsSequence())
+                for (const auto& a : assignments) {
+                    if (!a.IsMap())
+                        continue;
+                    std::string text = who + " admitted to ClusterQueue " + scalar(admission, "clusterQueue")
+                        + " podSet " + scalar(a, "name") + " count=" + scalar(a, "count");
+                    if (const YAML::Node flavors = a["flavors"]; flavors.IsDefined() && flavors.IsMap())
+                        for (const auto& f : flavors)
+                            if (f.second.IsScalar())
+                                text += " flavor[" + f.first.Scalar() + "]=" + f.second.Scalar();
+                    const YAML::Node topo = a["topologyAssignment"];
+                    const YAML::Node levels = topo.IsDefined() && topo.IsMap() ? topo["levels"] : YAML::Node();
+                    const YAML::Node domains = topo.IsDefined() && topo.IsMap() ? topo["domains"] : YAML::Node();
+                    // The hostname is the last level; each domain's values run level by level.
+                    const bool byHost = levels.IsDefined() && levels.IsSequence() && levels.size() > 0
+                        && levels[levels.size() - 1].IsScalar()
+                        && levels[levels.size() - 1].Scalar() == "kubernetes.io/hostname";
+                    std::string placed;
+                    if (byHost && domains.IsDefined() && domains.IsSequence())
+                        for (const auto& d : domains) {
+                            const YAML::Node values = d.IsMap() ? d["values"] : YAML::Node();
+                            if (!values.IsDefined() || !values.IsSequence() || values.size() == 0
+                                || !values[values.size() - 1].IsScalar())
+                                continue;
+                            const std::string host = values[values.size() - 1].Scalar();
+                            placed += (placed.empty() ? "" : ",") + host;
+                            if (std::find(hosts.begin(), hosts.end(), host) == hosts.end())
+                                hosts.push_back(host);
+                        }
+                    if (!placed.empty())
+                        text += " nodes=" + placed;
+                    Observation& o = fp.add(fp.arena->store(text), static_cast<std::uint64_t>(a.Mark().line + 1),
+                        static_cast<std::uint64_t>(a.Mark().pos), 1);
+                    o.kind = SourceKind::Scheduler;
+                    if (start != INT64_MIN) {
+                        o.timeNs = start;
+                        o.quality = core::TimeQuality::Exact;
+                    }
+                }
+            // Why earlier attempts ended: eviction counts, requeues, and nodes TAS found unhealthy.
+            const YAML::Node stats = status["schedulingStats"];
+            const YAML::Node evictions = stats.IsDefined() && stats.IsMap() ? stats["evictions"] : YAML::Node();
+            if (evictions.IsDefined() && evictions.IsSequence())
+                for (const auto& e : evictions) {
+                    Observation& o =
+                        fp.add(fp.arena->store(who + " evicted reason=" + scalar(e, "reason") + " underlyingCause="
+                                   + scalar(e, "underlyingCause") + " count=" + scalar(e, "count")),
+                            static_cast<std::uint64_t>(e.Mark().line + 1), static_cast<std::uint64_t>(e.Mark().pos), 1);
+                    o.kind = SourceKind::Scheduler;
+                }
+            if (const YAML::Node unhealthy = status["unhealthyNodes"]; unhealthy.IsDefined() && unhealthy.IsSequence())
+                for (const auto& u : unhealthy) {
+                    const std::string node = scalar(u, "name");
+                    if (node.empty())
+                        continue;
+                    Observation& o = fp.add(fp.arena->store(who + " unhealthy node " + node),
+                        static_cast<std::uint64_t>(u.Mark().line + 1), static_cast<std::uint64_t>(u.Mark().pos), 1);
+                    o.kind = SourceKind::Scheduler;
+                    o.node = fp.internHost(node);
+                }
             if (ctx.jobId.empty() || ctx.jobId == name) {
+                std::string nodeList;
+                for (const auto& h : hosts)
+                    nodeList += (nodeList.empty() ? "" : ",") + h;
+                fp.facts.nodes = nodeList;
                 fp.facts.scheduler = "kueue";
                 fp.facts.jobId = name;
                 fp.facts.jobName = name;

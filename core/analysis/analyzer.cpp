@@ -296,15 +296,24 @@ public:
     /// in the verdict and used to compare times across nodes; no record's time is rewritten.
     void estimateSkew()
     {
+        // Anchors: moments every node logs at (nearly) the same true time. A collective's start (its watchdog
+        // timeout minus how long it ran), and a step's launch by slurmd on each allocated node.
         std::map<std::string, std::map<NodeId, std::vector<std::int64_t>>> bySeq;
         for (const auto& e : m_events) {
-            const std::string* seq = e.field("seq");
-            const std::string* ran = e.field("ran_ms");
-            if (e.type != "pytorch.watchdog_timeout" || !seq || !ran || e.node == kNoNode || e.timeNs == INT64_MIN)
+            if (e.node == kNoNode || e.timeNs == INT64_MIN)
                 continue;
-            std::int64_t ranMs = 0;
-            std::from_chars(ran->data(), ran->data() + ran->size(), ranMs);
-            bySeq[*seq][e.node].push_back(e.timeNs - ranMs * kNsPerMs);
+            if (e.type == "pytorch.watchdog_timeout") {
+                const std::string* seq = e.field("seq");
+                const std::string* ran = e.field("ran_ms");
+                if (!seq || !ran)
+                    continue;
+                std::int64_t ranMs = 0;
+                std::from_chars(ran->data(), ran->data() + ran->size(), ranMs);
+                bySeq["watchdog timeouts of SeqNum " + *seq][e.node].push_back(e.timeNs - ranMs * kNsPerMs);
+            } else if (e.type == "slurm.step_launch") {
+                if (const std::string* step = e.field("step"))
+                    bySeq["slurmd launches of step " + *step][e.node].push_back(e.timeNs);
+            }
         }
         auto median = [](std::vector<std::int64_t> v) {
             std::sort(v.begin(), v.end());
@@ -321,7 +330,8 @@ public:
             const std::int64_t reference = median(perNode);
             for (const auto& [node, times] : nodes) {
                 deltas[node].push_back(median(times) - reference);
-                basis[node] = "watchdog timeouts of SeqNum " + seq;
+                if (basis[node].empty())
+                    basis[node] = seq;
             }
         }
         for (const auto& [node, d] : deltas) {
@@ -329,8 +339,7 @@ public:
             k.node = m_v.nodes.name(node);
             k.offsetNs = median(d);
             k.samples = d.size();
-            k.basis =
-                basis[node] + (d.size() > 1 ? " and " + std::to_string(d.size() - 1) + " more collective(s)" : "");
+            k.basis = basis[node] + (d.size() > 1 ? " and " + std::to_string(d.size() - 1) + " more anchor(s)" : "");
             m_v.clockSkew.push_back(k);
             // Skews below the NCCL/c10 stamp precision are noise: only larger ones are corrected for.
             if (std::llabs(k.offsetNs) >= 50 * kNsPerMs)

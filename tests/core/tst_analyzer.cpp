@@ -42,6 +42,16 @@ public:
         o.precisionNs = precision;
         o.quality = TimeQuality::Exact;
         o.where.source = kind == SourceKind::Kernel ? 0 : 1;
+        if (kind == SourceKind::Scheduler) {
+            // A scheduler log (slurmd.log) only when a test adds scheduler records: coverage counts sources.
+            if (m_ev.sources.size() < 3) {
+                m_ev.sources.push_back(Source {});
+                m_ev.sources.back().path = "slurmd.log";
+                m_ev.sources.back().kind = SourceKind::Scheduler;
+                m_ev.sources.back().records = 1;
+            }
+            o.where.source = 2;
+        }
         o.where.line = ++m_line;
         m_ev.observations.push_back(o);
         return *this;
@@ -145,6 +155,34 @@ private Q_SLOTS:
         QVERIFY(estimated);
         // The evidence keeps its own times.
         QCOMPARE(v.events[v.cause].timeNs, T0 - behind);
+    }
+
+    void clockSkewFromStepLaunches()
+    {
+        // The same 300 s lag, seen only through slurmd's step launch: node-b logs "launch task" 300 s before the
+        // others. That alone aligns its Xid with the timeouts node-a and node-c report 600 s after it.
+        Builder b;
+        b.scope({ "node-a", "node-b", "node-c" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        const std::int64_t behind = 300 * kNsPerSec;
+        const std::int64_t launch = T0 - 1800 * kNsPerSec;
+        const std::string launchLine = "launch task StepId=100.0 request from UID:1001 GID:1001 HOST:10.0.0.1 PORT:1";
+        b.add(SourceKind::Scheduler, "node-a", launch, launchLine, -1, kNsPerMs);
+        b.add(SourceKind::Scheduler, "node-b", launch - behind + 12 * kNsPerMs, launchLine, -1, kNsPerMs);
+        b.add(SourceKind::Scheduler, "node-c", launch + 4 * kNsPerMs, launchLine, -1, kNsPerMs);
+        b.add(SourceKind::Kernel, "node-b", T0 - behind, kXid149);
+        b.add(SourceKind::AppLog, "node-a", T0 + 600418 * kNsPerMs, watchdog(1), 1);
+        b.add(SourceKind::AppLog, "node-c", T0 + 600418 * kNsPerMs, watchdog(17), 17);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        const ClockSkew* skew = nullptr;
+        for (const auto& k : v.clockSkew)
+            if (k.node == "node-b")
+                skew = &k;
+        QVERIFY(skew);
+        QCOMPARE(skew->offsetNs, -behind + 12 * kNsPerMs); // against the median node, node-a
+        QVERIFY(skew->basis.find("slurmd launches of step 100.0") != std::string::npos);
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
     }
 
     void symptomOutsideTheWindowIsNotExplained()

@@ -663,8 +663,15 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             if (single)
                 src.host = only;
         }
+        // The chunks of one file decide their zone alone (a syslog takes each line's host zone): the file's zone is
+        // assumed when any chunk's was.
         src.zone = head.zone;
-        src.zoneAssumed = !head.zoneFromManifest;
+        src.zoneAssumed = false;
+        for (const FileParse& part : parts[i]) {
+            src.zoneAssumed = src.zoneAssumed || !part.zoneFromManifest;
+            if (part.zone != head.zone)
+                src.zone = "each line's host zone";
+        }
         // Inferred times: a record without its own time sits between its timed neighbours.
         std::int64_t prev = INT64_MIN;
         std::vector<std::size_t> pending;

@@ -541,8 +541,10 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
         fp.resolve(t, o, zoneName ? *zoneName : fp.zone);
         return true;
     });
-    if (!fileZoned && anyZoneless && everyLineZoned) {
-        fp.zone = lineZoneSeen;
+    // A part with no zone-less line assumed nothing either.
+    if (!fileZoned && (!anyZoneless || everyLineZoned)) {
+        if (anyZoneless)
+            fp.zone = lineZoneSeen;
         fp.zoneFromManifest = true;
     }
 }

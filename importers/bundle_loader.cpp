@@ -8,6 +8,7 @@
 #include "importers/manifest.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -82,6 +83,25 @@ std::string firstLine(std::string_view head)
 
 } // namespace
 
+namespace {
+
+/// The value of the first "kind" key in a JSON text ("" when there is none in `head`).
+std::string_view firstJsonKind(std::string_view head)
+{
+    const auto at = head.find("\"kind\"");
+    if (at == std::string_view::npos)
+        return {};
+    std::size_t p = at + 6;
+    while (p < head.size() && (head[p] == ' ' || head[p] == ':' || head[p] == '\t'))
+        ++p;
+    if (p >= head.size() || head[p] != '"')
+        return {};
+    const auto end = head.find('"', p + 1);
+    return end == std::string_view::npos ? std::string_view() : head.substr(p + 1, end - p - 1);
+}
+
+} // namespace
+
 std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason)
 {
     const std::string l1 = firstLine(head);
@@ -94,16 +114,19 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: a \"jobs\" array of Slurm job objects (sacct --json)";
         return "sacct-json";
     }
-    if (has("kind: Workload") || has("\"kind\": \"Workload\"") || has("\"kind\":\"Workload\"")) {
-        reason = "content: a Kueue Workload object";
-        return "kueue-workload";
-    }
+    // Kubernetes objects. Only events have "involvedObject" (whose kind may be Pod or Workload); otherwise the
+    // first "kind" in the text is the object's, or the first item's in a List (kubectl sorts keys).
     if (has("\"involvedObject\"")) {
         reason = "content: Kubernetes events (involvedObject)";
         return "k8s-events-json";
     }
-    if (has("\"containerStatuses\"") || (has("\"nodeName\"") && has("\"kind\": \"Pod"))) {
-        reason = "content: Kubernetes pod objects (containerStatuses)";
+    const std::string_view kind = firstJsonKind(head);
+    if (kind == "Workload" || (kind.empty() && has("kind: Workload"))) {
+        reason = "content: a Kueue Workload object";
+        return "kueue-workload";
+    }
+    if (kind == "Pod" || has("\"containerStatuses\"")) {
+        reason = "content: Kubernetes pod objects (\"kind\": \"Pod\")";
         return "k8s-pods-json";
     }
     if (l1.size() > 4 && l1[0] == '<' && l1.find(">1 ") != std::string::npos && l1.find(">1 ") <= 4) {
@@ -409,7 +432,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             runParse(i);
             if (!files[i].facts.jobId.empty() && facts.jobId.empty()) {
                 facts = files[i].facts;
-                factsZoneAssumed = !files[i].zoneFromManifest;
+                factsZoneAssumed = !files[i].zoneFromManifest && !files[i].facts.zoned;
             }
         }
     core::Scope& scope = ev.scope;
@@ -436,12 +459,25 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         }
     }
     // Without a manifest, a per-node file's host comes from a path component that names an allocated node
-    // ("nodes/node-02/dmesg.txt").
-    for (auto& fp : files)
-        if (fp.hostName.empty())
-            for (const auto& part : fs::path(fp.source.path).parent_path())
-                if (std::find(ctx.scopeNodes.begin(), ctx.scopeNodes.end(), part.string()) != ctx.scopeNodes.end())
-                    fp.hostName = part.string();
+    // ("nodes/node-02/dmesg.txt"), else from a file name that starts with one ("node-04-trainer-json.log"; the
+    // next character must not continue the name, so node-1 never claims node-10's files).
+    for (auto& fp : files) {
+        if (!fp.hostName.empty())
+            continue;
+        for (const auto& part : fs::path(fp.source.path).parent_path())
+            if (std::find(ctx.scopeNodes.begin(), ctx.scopeNodes.end(), part.string()) != ctx.scopeNodes.end())
+                fp.hostName = part.string();
+        if (!fp.hostName.empty())
+            continue;
+        const std::string name = fs::path(fp.source.path).filename().string();
+        std::size_t best = 0;
+        for (const auto& node : ctx.scopeNodes)
+            if (node.size() > best && name.size() > node.size() && name.compare(0, node.size(), node) == 0
+                && !std::isalnum(static_cast<unsigned char>(name[node.size()]))) {
+                fp.hostName = node;
+                best = node.size();
+            }
+    }
     // Container logs name pods; the pods' JSON names their nodes.
     for (const auto& fp : files)
         if (fp.file && fp.source.format == "k8s-pods-json")

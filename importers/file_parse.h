@@ -29,6 +29,7 @@ struct SchedulerFacts
     std::int64_t startNs = INT64_MIN;
     std::int64_t endNs = INT64_MIN;
     std::string origin; ///< "file:line" that gave them
+    bool zoned = false; ///< the window's times carry their own zone (epoch, RFC 3339): no zone is assumed
 };
 
 struct BundleContext

@@ -558,6 +558,7 @@ void parseSacctJson(FileParse& fp, const BundleContext& ctx)
             fp.facts.state = state;
             fp.facts.nodes = std::string(nodes);
             fp.facts.startNs = start > 0 ? start * kNsPerSec : INT64_MIN;
+            fp.facts.zoned = true; // epoch seconds
             fp.facts.endNs = end > 0 ? (end + 1) * kNsPerSec : INT64_MIN;
             fp.facts.origin = fp.source.path + ":" + std::to_string(lines.lineAt(at));
         }

@@ -447,6 +447,7 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
                 fp.facts.jobName = name;
                 fp.facts.state = state;
                 fp.facts.startNs = start;
+                fp.facts.zoned = true; // RFC 3339 with Z
                 fp.facts.endNs = end;
                 fp.facts.origin = fp.source.path + ":" + std::to_string(w.Mark().line + 1);
             }

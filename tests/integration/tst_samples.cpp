@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <filesystem>
+#include <map>
 
 using namespace faultline;
 using namespace faultline::core;
@@ -143,6 +144,38 @@ private Q_SLOTS:
         for (const auto& n : v.confidenceNotes)
             noted = noted || n.find("without a zone") != std::string::npos;
         QVERIFY(noted);
+    }
+
+    void kubernetesBundleWithoutManifest()
+    {
+        // The Kubernetes sample with no faultline.yaml imports as it does with one: every file's format and node
+        // (pods.json maps pods to nodes; "node-04-trainer-json.log" names its node), the Kueue admission gives
+        // the nodes and an RFC 3339 window, which assumes no zone.
+        const std::string withManifest = tests::sourcePath("resources/samples/bundle-48213-k8s");
+        QTemporaryDir dir;
+        std::filesystem::copy(withManifest, dir.path().toStdString(), std::filesystem::copy_options::recursive);
+        std::filesystem::remove(std::filesystem::path(dir.path().toStdString()) / "faultline.yaml");
+        const EvidenceSet a = importers::loadBundle({ withManifest });
+        const EvidenceSet b = importers::loadBundle({ dir.path().toStdString() });
+        QVERIFY(!b.scope.windowZoneAssumed);
+        QCOMPARE(b.scope.nodes.size(), std::size_t(4));
+        auto hostOf = [](const EvidenceSet& ev, const Source& s) {
+            return s.host == kNoNode ? std::string() : ev.nodes.name(s.host);
+        };
+        std::map<std::string, std::pair<std::string, std::string>> expected;
+        for (const auto& s : a.sources)
+            if (s.path != "faultline.yaml")
+                expected[s.path] = { s.format, hostOf(a, s) };
+        for (const auto& s : b.sources) {
+            if (s.path == "expected.yaml")
+                continue;
+            QVERIFY2(expected.count(s.path), s.path.c_str());
+            QCOMPARE(s.format, expected[s.path].first);
+            QCOMPARE(hostOf(b, s), expected[s.path].second);
+        }
+        const Verdict v = analyze(b, *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-02"));
     }
 
     void jsonIsByteIdentical()

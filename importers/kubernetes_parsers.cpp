@@ -203,7 +203,7 @@ void parseDockerJson(FileParse& fp, const BundleContext& ctx)
 }
 
 // kubectl get events -o json: one observation per event.
-void parseK8sEvents(FileParse& fp, const BundleContext&)
+void parseK8sEvents(FileParse& fp, const BundleContext& ctx)
 {
     dom::parser parser;
     dom::element doc;
@@ -225,13 +225,17 @@ void parseK8sEvents(FileParse& fp, const BundleContext&)
         if (ev["count"].get(count) == SUCCESS && count > 1)
             text += " count=" + std::to_string(count);
         Observation& o = fp.add(fp.arena->store(text), lineOf(fp.data, at), at, name.size());
-        // Node: the reporting host, or the object itself when it is a Node.
+        // Node: the object itself when it is a Node, a pod's node (pods.json), else the kubelet that reported it.
+        // A control-plane reporter ("default-scheduler-k8s-cp-02") is not a node of the workload.
         std::string_view host;
         dom::element source;
         if (ev["source"].get(source) == SUCCESS)
             host = stringAt(source, "host");
-        if (host.empty())
+        if (host.empty() && stringAt(ev, "reportingComponent") == "kubelet")
             host = stringAt(ev, "reportingInstance");
+        if (kind == "Pod")
+            if (auto it = ctx.podToNode.find(std::string(objName)); it != ctx.podToNode.end())
+                host = it->second;
         if (kind == "Node")
             host = objName;
         if (!host.empty())

@@ -731,10 +731,18 @@ void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::st
     // CRI), else the workload's.
     const int year = fallbackNs != INT64_MIN ? core::yearOfUtcNs(fallbackNs) : m_ctx.referenceYear;
     bool timed = false;
+    // The application's own stamp has no zone. When a collector stamped the record exactly (kubectl, CRI, docker,
+    // Loki), that stamp is the record's time and the zone of the container is never guessed; the application's
+    // stamp stays in the text.
+    auto take = [&](const CivilTime& ct) {
+        if (!ct.hasOffset && fallbackNs != INT64_MIN)
+            return false;
+        m_fp.resolve(ct, o);
+        return true;
+    };
     // NCCL: "[2026-11-02 10:15:06] node-02:48815:48815 [4] ..." (NCCL_DEBUG_TIMESTAMP_FORMAT default)
     if (r.size() > 21 && r[0] == '[' && core::parseIsoTime(r.substr(1), t) == 19 && r[20] == ']') {
-        m_fp.resolve(t, o);
-        timed = true;
+        timed = take(t);
         r = trim(r.substr(21));
     }
     // "host:pid:tid [dev] ..." (NCCL) — host is the record's own node.
@@ -791,17 +799,13 @@ void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::st
     }
     if (!timed && s.size() > 6 && s[0] == '[' && (s[1] == 'E' || s[1] == 'W' || s[1] == 'I' || s[1] == 'F')) {
         // c10: "[E1102 10:15:06.211734912 ProcessGroupNCCL.cpp:1910]"
-        if (parseGlogTime(s.substr(2), year, t) > 0) {
-            m_fp.resolve(t, o);
-            timed = true;
-        }
+        if (parseGlogTime(s.substr(2), year, t) > 0)
+            timed = take(t);
     }
     if (!timed && s.size() > 6 && (s[0] == 'E' || s[0] == 'W' || s[0] == 'I' || s[0] == 'F') && isDigit(s[1])) {
         // glog (torchrun elastic agent): "E1102 10:15:08.412000 48790 file:line]"
-        if (parseGlogTime(s.substr(1), year, t) > 0) {
-            m_fp.resolve(t, o);
-            timed = true;
-        }
+        if (parseGlogTime(s.substr(1), year, t) > 0)
+            timed = take(t);
     }
     if (!timed) {
         // Python logging "2026-11-02 10:15:06,123 ...", torchrun summary "  time      : 2026-11-02_10:15:08"
@@ -811,10 +815,8 @@ void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::st
             if (colon != std::string_view::npos)
                 ts = ts.substr(colon + 2);
         }
-        if (core::parseIsoTime(ts, t) > 0) {
-            m_fp.resolve(t, o);
-            timed = true;
-        }
+        if (core::parseIsoTime(ts, t) > 0)
+            timed = take(t);
     }
     if (!timed && fallbackNs != INT64_MIN) {
         o.timeNs = fallbackNs;

@@ -254,12 +254,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     ev.root = paths.empty() ? std::string() : paths.front();
     auto diag = [&](std::string file, std::string code, std::string message,
                     core::Severity sev = core::Severity::Error) {
-        core::Diagnostic d;
-        d.severity = sev;
-        d.code = std::move(code);
-        d.message = std::move(message);
-        d.where.file = std::move(file);
-        ev.diagnostics.push_back(std::move(d));
+        ev.diagnostics.push_back(core::makeDiagnostic(sev, std::move(code), std::move(message), std::move(file)));
     };
 
     // 1. Enumerate files (sorted, relative display paths) and find the manifest.
@@ -319,12 +314,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 src.formatReason = "archive read with libarchive";
                 src.status = read.members.empty() ? CoverageStatus::Error : CoverageStatus::Truncated;
                 src.bytes = fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0;
-                core::Diagnostic d;
-                d.severity = core::Severity::Error;
-                d.code = read.stopCode;
-                d.message = read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read";
-                d.where.file = src.path;
-                src.warnings.push_back(std::move(d));
+                src.warnings.push_back(core::makeDiagnostic(core::Severity::Error, read.stopCode,
+                    read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read", src.path));
                 archiveSources.push_back(std::move(src));
             }
         } else if (fs::is_regular_file(root, ec)) {
@@ -679,12 +670,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         if (cancelled) {
             // Partial but consistent: what was read stays, and the source says it is incomplete.
             src.status = CoverageStatus::Truncated;
-            core::Diagnostic d;
-            d.severity = core::Severity::Warning;
-            d.code = "import-cancelled";
-            d.message = "the import was cancelled before this file was read completely";
-            d.where.file = src.path;
-            src.warnings.push_back(std::move(d));
+            src.warnings.push_back(core::makeDiagnostic(core::Severity::Warning, "import-cancelled",
+                "the import was cancelled before this file was read completely", src.path));
         }
         const FileParse& head = parts[i].front();
         if (!head.hostName.empty())
@@ -741,12 +728,8 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             src.zone.clear();
             src.zoneAssumed = false;
         } else if (src.zoneAssumed) {
-            core::Diagnostic d;
-            d.severity = core::Severity::Warning;
-            d.code = "zone-assumed";
-            d.message = "times without a zone are read as UTC: the manifest gives no tz for this file or its host";
-            d.where.file = src.path;
-            src.warnings.push_back(std::move(d));
+            src.warnings.push_back(core::makeDiagnostic(core::Severity::Warning, "zone-assumed",
+                "times without a zone are read as UTC: the manifest gives no tz for this file or its host", src.path));
         }
         if (ev.observations.size() > first)
             src.records = ev.observations.size() - first;
@@ -767,14 +750,11 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             const bool atLimit = limit > 0 ? n == limit : (n == 30 || n == 100 || n == 1000 || n == 5000);
             if (atLimit) {
                 src.status = CoverageStatus::Truncated;
-                core::Diagnostic d;
-                d.severity = core::Severity::Warning;
-                d.code = "loki-limit";
-                d.message = "exactly " + std::to_string(n) + " entries, "
-                    + (limit > 0 ? std::string("the query's limit") : std::string("a Loki/logcli default limit"))
-                    + ": the export was probably cut there; re-run the query with a higher --limit";
-                d.where.file = src.path;
-                src.warnings.push_back(std::move(d));
+                src.warnings.push_back(core::makeDiagnostic(core::Severity::Warning, "loki-limit",
+                    "exactly " + std::to_string(n) + " entries, "
+                        + (limit > 0 ? std::string("the query's limit") : std::string("a Loki/logcli default limit"))
+                        + ": the export was probably cut there; re-run the query with a higher --limit",
+                    src.path));
             }
         }
         if (src.status == CoverageStatus::Ok && src.records == 0)

@@ -160,20 +160,13 @@ void FileParse::warn(std::uint64_t line, std::uint64_t offset, std::string code,
     ++source.skipped;
     if (source.warnings.size() >= 200) {
         if (source.warnings.size() == 200) {
-            core::Diagnostic d;
-            d.severity = core::Severity::Warning;
-            d.code = "too-many-warnings";
-            d.message = "further warnings for this file are counted but not listed";
-            d.where.file = source.path;
-            source.warnings.push_back(std::move(d));
+            source.warnings.push_back(core::makeDiagnostic(core::Severity::Warning, "too-many-warnings",
+                "further warnings for this file are counted but not listed", source.path));
         }
         return;
     }
-    core::Diagnostic d;
-    d.severity = core::Severity::Warning;
-    d.code = std::move(code);
-    d.message = std::move(message);
-    d.where.file = source.path;
+    core::Diagnostic d =
+        core::makeDiagnostic(core::Severity::Warning, std::move(code), std::move(message), source.path);
     d.where.line = line;
     d.where.byteOffset = offset + baseOffset;
     source.warnings.push_back(std::move(d));

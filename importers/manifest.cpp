@@ -25,11 +25,7 @@ namespace {
 
 core::Diagnostic diag(const std::string& file, const YAML::Mark& mark, std::string code, std::string message)
 {
-    core::Diagnostic d;
-    d.severity = core::Severity::Warning;
-    d.code = std::move(code);
-    d.message = std::move(message);
-    d.where.file = file;
+    core::Diagnostic d = core::makeDiagnostic(core::Severity::Warning, std::move(code), std::move(message), file);
     if (mark.line >= 0) {
         d.where.line = static_cast<std::uint64_t>(mark.line) + 1;
         d.where.column = static_cast<std::uint32_t>(mark.column) + 1;

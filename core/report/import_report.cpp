@@ -58,6 +58,19 @@ std::string importReportToText(const EvidenceSet& ev, const std::vector<Coverage
     return out;
 }
 
+void writeSourceFields(JsonWriter& w, const EvidenceSet& ev, const Source& s)
+{
+    w.field("path", s.path).field("format", s.format).field("format_reason", s.formatReason);
+    w.field("kind", sourceKindName(s.kind));
+    w.key("host");
+    if (s.host == kNoNode)
+        w.null();
+    else
+        w.value(ev.nodeName(s.host));
+    w.field("zone", s.zone).field("zone_assumed", s.zoneAssumed).field("status", coverageStatusName(s.status));
+    w.field("bytes", s.bytes).field("lines", s.lines).field("records", s.records).field("skipped", s.skipped);
+}
+
 std::string importReportToJson(const EvidenceSet& ev, const std::vector<CoverageEntry>& coverage)
 {
     JsonWriter w;
@@ -76,15 +89,7 @@ std::string importReportToJson(const EvidenceSet& ev, const std::vector<Coverage
     w.key("sources").beginArray();
     for (const auto& s : ev.sources) {
         w.beginObject();
-        w.field("path", s.path).field("format", s.format).field("format_reason", s.formatReason);
-        w.field("kind", sourceKindName(s.kind));
-        w.key("host");
-        if (s.host == kNoNode)
-            w.null();
-        else
-            w.value(ev.nodeName(s.host));
-        w.field("zone", s.zone).field("zone_assumed", s.zoneAssumed).field("status", coverageStatusName(s.status));
-        w.field("bytes", s.bytes).field("lines", s.lines).field("records", s.records).field("skipped", s.skipped);
+        writeSourceFields(w, ev, s);
         w.field("out_of_scope", s.outOfScope);
         w.field("first", formatUtc(s.firstTimeNs)).field("last", formatUtc(s.lastTimeNs));
         w.key("warnings").beginArray();

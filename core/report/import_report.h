@@ -13,4 +13,9 @@ namespace faultline::core {
 std::string importReportToText(const EvidenceSet& evidence, const std::vector<CoverageEntry>& coverage);
 std::string importReportToJson(const EvidenceSet& evidence, const std::vector<CoverageEntry>& coverage);
 
+class JsonWriter;
+/// Writes a source's identity and counts (path, format and why, kind, host, zone, status, bytes, lines, records,
+/// skipped) as fields of the JSON object being written; the import report and the verdict report share it.
+void writeSourceFields(JsonWriter& w, const EvidenceSet& evidence, const Source& source);
+
 } // namespace faultline::core

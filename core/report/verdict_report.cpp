@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/report/verdict_report.h"
 
+#include "core/report/import_report.h"
 #include "core/time/civil_time.h"
 #include "core/util/json_writer.h"
 
@@ -195,16 +196,7 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
     w.key("sources").beginArray();
     for (const auto& s : ev.sources) {
         w.beginObject();
-        w.field("path", s.path).field("format", s.format).field("format_reason", s.formatReason);
-        w.field("kind", sourceKindName(s.kind));
-        w.key("host");
-        if (s.host == kNoNode)
-            w.null();
-        else
-            w.value(ev.nodes.name(s.host));
-        w.field("zone", s.zone).field("zone_assumed", s.zoneAssumed);
-        w.field("status", coverageStatusName(s.status));
-        w.field("bytes", s.bytes).field("lines", s.lines).field("records", s.records).field("skipped", s.skipped);
+        writeSourceFields(w, ev, s);
         w.field("first", formatUtc(s.firstTimeNs)).field("last", formatUtc(s.lastTimeNs));
         w.key("warnings").beginArray();
         for (const auto& d : s.warnings)

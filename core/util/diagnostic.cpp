@@ -5,6 +5,16 @@
 
 namespace faultline::core {
 
+Diagnostic makeDiagnostic(Severity severity, std::string code, std::string message, std::string file)
+{
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    d.where.file = std::move(file);
+    return d;
+}
+
 const char* severityName(Severity s)
 {
     switch (s) {

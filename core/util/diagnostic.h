@@ -34,6 +34,9 @@ struct Diagnostic
     std::string format() const;
 };
 
+/// A diagnostic about `file` (line 0 until the caller locates it further).
+Diagnostic makeDiagnostic(Severity severity, std::string code, std::string message, std::string file);
+
 const char* severityName(Severity s);
 bool hasErrors(const std::vector<Diagnostic>& diags);
 

@@ -3,6 +3,7 @@
 // the CRI runtime and docker write them, events, pod status and Kueue Workload objects. Objects become one
 // observation per fact, written as "key=value" text the rule catalog matches ("pod ml/x container trainer
 // terminated reason=OOMKilled exitCode=137").
+#include "core/util/yaml_nodes.h"
 #include "importers/json_support.h"
 
 #include <simdjson.h>
@@ -335,13 +336,14 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
             static_cast<std::uint64_t>(e.mark.line + 1), 0, "yaml-malformed", "Workload is not valid YAML: " + e.msg);
         return;
     }
-    auto scalar = [](const YAML::Node& n, const char* key) {
-        const YAML::Node v = n.IsDefined() && n.IsMap() ? n[key] : YAML::Node();
-        return v.IsDefined() && v.IsScalar() ? v.Scalar() : std::string();
-    };
+    using core::yaml::child;
+    using core::yaml::isMap;
+    using core::yaml::isScalar;
+    using core::yaml::isSequence;
+    const auto scalar = core::yaml::scalarAt;
     for (const YAML::Node& doc : docs) {
         std::vector<YAML::Node> objs;
-        if (doc.IsMap() && doc["items"].IsDefined() && doc["items"].IsSequence())
+        if (isSequence(child(doc, "items")))
             for (const auto& i : doc["items"])
                 objs.push_back(i);
         else if (doc.IsMap())
@@ -353,13 +355,13 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
             const std::string name = scalar(meta, "name");
             const std::string who = "workload " + scalar(meta, "namespace") + "/" + name;
             const YAML::Node status = w["status"];
-            if (!status.IsDefined() || !status.IsMap())
+            if (!isMap(status))
                 continue;
             const YAML::Node conds = status["conditions"];
             std::int64_t start = INT64_MIN;
             std::int64_t end = INT64_MIN;
             std::string state;
-            if (conds.IsDefined() && conds.IsSequence())
+            if (isSequence(conds))
                 for (const auto& c : conds) {
                     const std::uint64_t line = static_cast<std::uint64_t>(c.Mark().line + 1);
                     const std::string text = who + " condition " + scalar(c, "type") + "=" + scalar(c, "status")
@@ -379,31 +381,28 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
             // scheduling the hosts it was placed on, which give the allocation's nodes.
             std::vector<std::string> hosts;
             const YAML::Node admission = status["admission"];
-            const YAML::Node assignments =
-                admission.IsDefined() && admission.IsMap() ? admission["podSetAssignments"] : YAML::Node();
-            if (assignments.IsDefined() && assignments.IsSequence())
+            const YAML::Node assignments = child(admission, "podSetAssignments");
+            if (isSequence(assignments))
                 for (const auto& a : assignments) {
                     if (!a.IsMap())
                         continue;
                     std::string text = who + " admitted to ClusterQueue " + scalar(admission, "clusterQueue")
                         + " podSet " + scalar(a, "name") + " count=" + scalar(a, "count");
-                    if (const YAML::Node flavors = a["flavors"]; flavors.IsDefined() && flavors.IsMap())
+                    if (const YAML::Node flavors = a["flavors"]; isMap(flavors))
                         for (const auto& f : flavors)
                             if (f.second.IsScalar())
                                 text += " flavor[" + f.first.Scalar() + "]=" + f.second.Scalar();
                     const YAML::Node topo = a["topologyAssignment"];
-                    const YAML::Node levels = topo.IsDefined() && topo.IsMap() ? topo["levels"] : YAML::Node();
-                    const YAML::Node domains = topo.IsDefined() && topo.IsMap() ? topo["domains"] : YAML::Node();
+                    const YAML::Node levels = child(topo, "levels");
+                    const YAML::Node domains = child(topo, "domains");
                     // The hostname is the last level; each domain's values run level by level.
-                    const bool byHost = levels.IsDefined() && levels.IsSequence() && levels.size() > 0
-                        && levels[levels.size() - 1].IsScalar()
+                    const bool byHost = isSequence(levels) && levels.size() > 0 && isScalar(levels[levels.size() - 1])
                         && levels[levels.size() - 1].Scalar() == "kubernetes.io/hostname";
                     std::string placed;
-                    if (byHost && domains.IsDefined() && domains.IsSequence())
+                    if (byHost && isSequence(domains))
                         for (const auto& d : domains) {
-                            const YAML::Node values = d.IsMap() ? d["values"] : YAML::Node();
-                            if (!values.IsDefined() || !values.IsSequence() || values.size() == 0
-                                || !values[values.size() - 1].IsScalar())
+                            const YAML::Node values = child(d, "values");
+                            if (!isSequence(values) || values.size() == 0 || !isScalar(values[values.size() - 1]))
                                 continue;
                             const std::string host = values[values.size() - 1].Scalar();
                             placed += (placed.empty() ? "" : ",") + host;
@@ -422,8 +421,8 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
                 }
             // Why earlier attempts ended: eviction counts, requeues, and nodes TAS found unhealthy.
             const YAML::Node stats = status["schedulingStats"];
-            const YAML::Node evictions = stats.IsDefined() && stats.IsMap() ? stats["evictions"] : YAML::Node();
-            if (evictions.IsDefined() && evictions.IsSequence())
+            const YAML::Node evictions = child(stats, "evictions");
+            if (isSequence(evictions))
                 for (const auto& e : evictions) {
                     Observation& o =
                         fp.add(fp.arena->store(who + " evicted reason=" + scalar(e, "reason") + " underlyingCause="
@@ -431,7 +430,7 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
                             static_cast<std::uint64_t>(e.Mark().line + 1), static_cast<std::uint64_t>(e.Mark().pos), 1);
                     o.kind = SourceKind::Scheduler;
                 }
-            if (const YAML::Node unhealthy = status["unhealthyNodes"]; unhealthy.IsDefined() && unhealthy.IsSequence())
+            if (const YAML::Node unhealthy = status["unhealthyNodes"]; isSequence(unhealthy))
                 for (const auto& u : unhealthy) {
                     const std::string node = scalar(u, "name");
                     if (node.empty())

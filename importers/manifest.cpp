@@ -2,6 +2,7 @@
 #include "importers/manifest.h"
 
 #include "core/time/civil_time.h"
+#include "core/util/yaml_nodes.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -11,17 +12,8 @@
 
 namespace faultline::importers {
 namespace {
-// yaml-cpp throws on type queries of a missing key's node; these answer false instead.
-bool isMap(const YAML::Node& n)
-{
-    return n.IsDefined() && n.IsMap();
-}
-bool isScalar(const YAML::Node& n)
-{
-    return n.IsDefined() && n.IsScalar();
-}
-} // namespace
-namespace {
+using core::yaml::isMap;
+using core::yaml::isScalar;
 
 core::Diagnostic diag(const std::string& file, const YAML::Mark& mark, std::string code, std::string message)
 {
@@ -35,8 +27,7 @@ core::Diagnostic diag(const std::string& file, const YAML::Mark& mark, std::stri
 
 std::string str(const YAML::Node& map, const char* key)
 {
-    const YAML::Node n = map[key];
-    return n.IsDefined() && n.IsScalar() ? n.Scalar() : std::string();
+    return core::yaml::scalarAt(map, key);
 }
 
 std::int64_t timeValue(Manifest& m, const YAML::Node& map, const char* key)

@@ -58,6 +58,17 @@ std::string importReportToText(const EvidenceSet& ev, const std::vector<Coverage
     return out;
 }
 
+void writeCoverageFields(JsonWriter& w, const CoverageEntry& c)
+{
+    w.field("kind", c.kind);
+    w.key("node");
+    if (c.node.empty())
+        w.null();
+    else
+        w.value(c.node);
+    w.field("status", coverageStatusName(c.status)).field("reason", c.reason).field("records", c.records);
+}
+
 void writeSourceFields(JsonWriter& w, const EvidenceSet& ev, const Source& s)
 {
     w.field("path", s.path).field("format", s.format).field("format_reason", s.formatReason);
@@ -117,13 +128,7 @@ std::string importReportToJson(const EvidenceSet& ev, const std::vector<Coverage
     w.key("coverage").beginArray();
     for (const auto& c : coverage) {
         w.beginObject();
-        w.field("kind", c.kind);
-        w.key("node");
-        if (c.node.empty())
-            w.null();
-        else
-            w.value(c.node);
-        w.field("status", coverageStatusName(c.status)).field("reason", c.reason).field("records", c.records);
+        writeCoverageFields(w, c);
         w.endObject();
     }
     w.endArray();

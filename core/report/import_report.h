@@ -17,5 +17,7 @@ class JsonWriter;
 /// Writes a source's identity and counts (path, format and why, kind, host, zone, status, bytes, lines, records,
 /// skipped) as fields of the JSON object being written; the import report and the verdict report share it.
 void writeSourceFields(JsonWriter& w, const EvidenceSet& evidence, const Source& source);
+/// Writes a coverage entry's kind, node, status, reason and records as fields of the current JSON object.
+void writeCoverageFields(JsonWriter& w, const CoverageEntry& entry);
 
 } // namespace faultline::core

@@ -182,13 +182,7 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
     w.key("coverage").beginArray();
     for (const auto& c : v.coverage) {
         w.beginObject();
-        w.field("kind", c.kind);
-        w.key("node");
-        if (c.node.empty())
-            w.null();
-        else
-            w.value(c.node);
-        w.field("status", coverageStatusName(c.status)).field("reason", c.reason).field("records", c.records);
+        writeCoverageFields(w, c);
         writeStrings(w, "files", c.files);
         w.endObject();
     }

@@ -1,27 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/rules/verdict_expectation.h"
 
+#include "core/util/yaml_nodes.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 
 namespace faultline::core {
 namespace {
-// yaml-cpp throws on type queries of a missing key's node; these answer false instead.
-bool isMap(const YAML::Node& n)
-{
-    return n.IsDefined() && n.IsMap();
-}
-bool isScalar(const YAML::Node& n)
-{
-    return n.IsDefined() && n.IsScalar();
-}
-bool isSequence(const YAML::Node& n)
-{
-    return n.IsDefined() && n.IsSequence();
-}
-} // namespace
-namespace {
+using yaml::isMap;
+using yaml::isScalar;
+using yaml::isSequence;
 
 std::vector<std::string> list(const YAML::Node& n)
 {

@@ -693,7 +693,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         for (const FileParse& part : parts[i]) {
             src.zoneAssumed = src.zoneAssumed || !part.zoneFromManifest;
             if (part.zone != head.zone)
-                src.zone = "each line's host zone";
+                src.zone = kZonePerHost;
         }
         // Inferred times: a record without its own time sits between its timed neighbours.
         std::int64_t prev = INT64_MIN;

@@ -529,7 +529,7 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
             anyZoneless = true;
             everyLineZoned = everyLineZoned && zoneName;
             if (zoneName && lineZoneSeen != *zoneName)
-                lineZoneSeen = lineZoneSeen.empty() ? *zoneName : std::string("each line's host zone");
+                lineZoneSeen = lineZoneSeen.empty() ? *zoneName : std::string(kZonePerHost);
         }
         fp.resolve(t, o, zoneName ? *zoneName : fp.zone);
         return true;

@@ -32,6 +32,9 @@ struct SchedulerFacts
     bool zoned = false; ///< the window's times carry their own zone (epoch, RFC 3339): no zone is assumed
 };
 
+/// Source::zone of a file whose zone-less records were read in the zones of the different hosts they name.
+inline constexpr const char* kZonePerHost = "each line's host zone";
+
 struct BundleContext
 {
     const Manifest* manifest = nullptr;

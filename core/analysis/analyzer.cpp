@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <system_error>
 #include <thread>
 
 namespace faultline::core {
@@ -413,9 +414,11 @@ public:
         m_timeout = m_settings.collectiveTimeoutNs;
         for (const auto& e : m_events)
             if (const std::string* t = e.field("timeout_ms")) {
-                try {
-                    m_timeout = std::max<std::int64_t>(m_timeout, std::stoll(*t) * kNsPerMs);
-                } catch (const std::exception&) { }
+                // A value that is not a number of milliseconds, or too large for ns, leaves the timeout as it is.
+                std::int64_t ms = 0;
+                if (std::from_chars(t->data(), t->data() + t->size(), ms).ec == std::errc() && ms > 0
+                    && ms < INT64_MAX / kNsPerMs)
+                    m_timeout = std::max<std::int64_t>(m_timeout, ms * kNsPerMs);
             }
         // The terminal failure episode is read from the evidence itself: the last cluster of cascade and teardown
         // events (a scheduler end time can be off by a zone, or far after a hang).

@@ -455,8 +455,7 @@ void parseSyslog(FileParse& fp, const BundleContext& ctx)
         if (!ctx.manifest || host.empty())
             return nullptr;
         for (std::string_view name : { host, host.substr(0, host.find('.')) })
-            if (auto it = ctx.manifest->hosts.find(std::string(name));
-                it != ctx.manifest->hosts.end() && !it->second.zone.empty())
+            if (auto it = ctx.manifest->hosts.find(name); it != ctx.manifest->hosts.end() && !it->second.zone.empty())
                 return &it->second.zone;
         return nullptr;
     };

@@ -41,7 +41,7 @@ struct Manifest
     int ranksPerNode = 0;
     std::int64_t windowFromNs = INT64_MIN;
     std::int64_t windowToNs = INT64_MIN;
-    std::map<std::string, HostInfo> hosts;
+    std::map<std::string, HostInfo, std::less<>> hosts; ///< transparent: looked up by string_view per record
     std::map<std::string, FileHint> files; ///< key: path relative to the bundle root
     std::vector<core::Diagnostic> diagnostics;
 };

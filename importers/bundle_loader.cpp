@@ -12,7 +12,10 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <sstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -248,65 +251,98 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     return "text";
 }
 
-core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOptions& options)
-{
-    core::EvidenceSet ev;
-    ev.root = paths.empty() ? std::string() : paths.front();
-    auto diag = [&](std::string file, std::string code, std::string message,
-                    core::Severity sev = core::Severity::Error) {
-        ev.diagnostics.push_back(core::makeDiagnostic(sev, std::move(code), std::move(message), std::move(file)));
-    };
+namespace {
 
-    // 1. Enumerate files (sorted, relative display paths) and find the manifest.
-    struct Entry
-    {
-        std::string abs;
-        std::string rel;
-        std::shared_ptr<const std::string> content; ///< set for archive members (read into memory)
-        bool cut = false; ///< the archive read stopped inside this member
+std::int64_t mtimeNs(const fs::path& p)
+{
+    std::error_code ec;
+    const auto t = fs::last_write_time(p, ec);
+    if (ec)
+        return INT64_MIN;
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::file_clock::to_sys(t).time_since_epoch())
+        .count();
+}
+
+bool skippedName(const std::string& rel, const std::string& name)
+{
+    return rel == "expected.yaml" || name.empty() || name.rfind("README", 0) == 0 || name[0] == '.';
+}
+
+} // namespace
+
+core::BundleInput collectBundle(const std::vector<std::string>& paths, const LoadOptions& options)
+{
+    core::BundleInput in;
+    in.root = paths.empty() ? std::string() : paths.front();
+    auto diag = [&](std::string file, std::string code, std::string message) {
+        in.diagnostics.push_back(
+            core::makeDiagnostic(core::Severity::Error, std::move(code), std::move(message), std::move(file)));
     };
-    // Archives that stopped early are reported as sources of their own, so coverage shows the gap.
-    std::vector<core::Source> archiveSources;
-    std::vector<Entry> entries;
-    Manifest manifest;
+    auto byPath = [](const core::InputFile& a, const core::InputFile& b) { return a.path < b.path; };
     for (const auto& p : paths) {
         std::error_code ec;
         const fs::path root(p);
         if (fs::is_directory(root, ec)) {
-            if (fs::exists(root / "faultline.yaml"))
-                manifest = readManifest((root / "faultline.yaml").string(), "faultline.yaml");
-            std::vector<Entry> here;
+            if (fs::exists(root / "faultline.yaml", ec)) {
+                in.hasManifest = true;
+                in.manifestPath = "faultline.yaml";
+                std::ifstream file(root / "faultline.yaml", std::ios::binary);
+                std::ostringstream text;
+                text << file.rdbuf();
+                in.manifestReadable = static_cast<bool>(file);
+                in.manifestText = in.manifestReadable ? text.str() : std::string();
+            }
+            std::vector<core::InputFile> here;
             for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
                  !ec && it != end; it.increment(ec)) {
                 if (!it->is_regular_file(ec))
                     continue;
                 const std::string rel = fs::relative(it->path(), root, ec).generic_string();
-                const std::string name = it->path().filename().string();
-                if (rel == "faultline.yaml" || rel == "expected.yaml" || name.rfind("README", 0) == 0 || name[0] == '.')
+                if (rel == "faultline.yaml" || skippedName(rel, it->path().filename().string()))
                     continue;
-                here.push_back({ it->path().string(), paths.size() > 1 ? (root.filename() / rel).generic_string() : rel,
-                    nullptr, false });
+                core::InputFile f;
+                f.path = paths.size() > 1 ? (root.filename() / rel).generic_string() : rel;
+                f.origin = it->path().string();
+                std::string error;
+                if (auto mapped = MappedFile::open(f.origin, error)) {
+                    f.bytes = mapped->bytes();
+                    f.owner = std::move(mapped);
+                } else {
+                    f.readable = false;
+                    f.readError = error;
+                }
+                f.mtimeNs = mtimeNs(it->path());
+                here.push_back(std::move(f));
             }
             if (ec)
                 diag(p, "walk-error", "cannot list the bundle directory: " + ec.message());
-            std::sort(here.begin(), here.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
-            entries.insert(entries.end(), here.begin(), here.end());
+            std::sort(here.begin(), here.end(), byPath);
+            std::move(here.begin(), here.end(), std::back_inserter(in.files));
         } else if (fs::is_regular_file(root, ec) && looksLikeArchive(root.filename().string())) {
             ArchiveRead read = readArchive(p, options.archiveLimits);
             const std::string prefix = paths.size() > 1 ? root.filename().string() + "/" : std::string();
-            std::vector<Entry> here;
+            const std::int64_t archiveTime = mtimeNs(root);
+            std::vector<core::InputFile> here;
             for (auto& m : read.members) {
-                const std::string name = fs::path(m.path).filename().string();
                 if (m.path == "faultline.yaml") {
-                    manifest = readManifestText(*m.content, prefix + m.path);
+                    in.hasManifest = true;
+                    in.manifestPath = prefix + m.path;
+                    in.manifestText = *m.content;
                     continue;
                 }
-                if (m.path == "expected.yaml" || name.rfind("README", 0) == 0 || name.empty() || name[0] == '.')
+                if (skippedName(m.path, fs::path(m.path).filename().string()))
                     continue;
-                here.push_back({ p + "!/" + m.path, prefix + m.path, m.content, m.cut });
+                core::InputFile f;
+                f.path = prefix + m.path;
+                f.origin = p + "!/" + m.path;
+                f.bytes = *m.content;
+                f.owner = m.content;
+                f.cut = m.cut;
+                f.mtimeNs = archiveTime;
+                here.push_back(std::move(f));
             }
-            std::sort(here.begin(), here.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
-            entries.insert(entries.end(), here.begin(), here.end());
+            std::sort(here.begin(), here.end(), byPath);
+            std::move(here.begin(), here.end(), std::back_inserter(in.files));
             if (!read.complete) {
                 core::Source src;
                 src.path = root.filename().string();
@@ -316,12 +352,53 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
                 src.bytes = fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0;
                 src.warnings.push_back(core::makeDiagnostic(core::Severity::Error, read.stopCode,
                     read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read", src.path));
-                archiveSources.push_back(std::move(src));
+                in.archiveSources.push_back(std::move(src));
             }
         } else if (fs::is_regular_file(root, ec)) {
-            entries.push_back({ root.string(), root.filename().string(), nullptr, false });
+            core::InputFile f;
+            f.path = root.filename().string();
+            f.origin = root.string();
+            std::string error;
+            if (auto mapped = MappedFile::open(f.origin, error)) {
+                f.bytes = mapped->bytes();
+                f.owner = std::move(mapped);
+            } else {
+                f.readable = false;
+                f.readError = error;
+            }
+            f.mtimeNs = mtimeNs(root);
+            in.files.push_back(std::move(f));
         } else {
             diag(p, "no-such-path", "bundle path does not exist or is not a file or directory");
+        }
+    }
+    return in;
+}
+
+core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOptions& options)
+{
+    return importBundle(collectBundle(paths, options), options);
+}
+
+core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions& options)
+{
+    core::EvidenceSet ev;
+    ev.root = input.root;
+    auto diag = [&](std::string file, std::string code, std::string message,
+                    core::Severity sev = core::Severity::Error) {
+        ev.diagnostics.push_back(core::makeDiagnostic(sev, std::move(code), std::move(message), std::move(file)));
+    };
+    ev.diagnostics = input.diagnostics;
+    const std::vector<core::InputFile>& entries = input.files;
+    std::vector<core::Source> archiveSources = input.archiveSources;
+    Manifest manifest;
+    if (input.hasManifest) {
+        if (input.manifestReadable) {
+            manifest = readManifestText(input.manifestText, input.manifestPath);
+        } else {
+            manifest.path = input.manifestPath;
+            manifest.diagnostics.push_back(core::makeDiagnostic(
+                core::Severity::Error, "manifest-unreadable", "cannot read the manifest", input.manifestPath));
         }
     }
     for (auto& d : manifest.diagnostics)
@@ -340,30 +417,28 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
     std::vector<const FormatInfo*> formats(entries.size(), nullptr);
     for (std::size_t i = 0; i < entries.size(); ++i) {
         FileParse& fp = files[i];
-        fp.absPath = entries[i].abs;
-        fp.source.path = entries[i].rel;
-        std::string error;
-        fp.file =
-            entries[i].content ? MappedFile::fromBuffer(entries[i].content) : MappedFile::open(entries[i].abs, error);
-        if (!fp.file) {
+        fp.absPath = entries[i].origin;
+        fp.source.path = entries[i].path;
+        if (!entries[i].readable) {
             fp.source.status = CoverageStatus::Error;
-            fp.warn(0, 0, "unreadable", "cannot read file: " + error);
+            fp.warn(0, 0, "unreadable", "cannot read file: " + entries[i].readError);
             continue;
         }
+        fp.file = MappedFile::fromView(entries[i].owner, entries[i].bytes);
         fp.source.bytes = fp.file->bytes().size();
         const FileHint* hint = nullptr;
-        if (auto it = manifest.files.find(entries[i].rel); it != manifest.files.end())
+        if (auto it = manifest.files.find(entries[i].path); it != manifest.files.end())
             hint = &it->second;
         std::string fmt;
         if (hint && !hint->format.empty()) {
             fmt = hint->format;
-            fp.source.formatReason = "manifest: files['" + entries[i].rel + "'].format";
+            fp.source.formatReason = "manifest: files['" + entries[i].path + "'].format";
             if (!formatInfo(fmt)) {
                 fp.warn(0, 0, "unknown-format", "manifest names unknown format '" + fmt + "'; detecting from content");
                 fmt.clear();
             }
         }
-        if (fmt.empty() && looksLikeArchive(entries[i].rel)) {
+        if (fmt.empty() && looksLikeArchive(entries[i].path)) {
             // An archive inside a bundle directory is not opened recursively; it is listed so coverage shows it.
             fp.source.status = CoverageStatus::Error;
             fp.source.format = "archive";
@@ -375,7 +450,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             fp.warn(0, 0, "archive-member-cut", "the archive read stopped inside this member: it ends early");
         }
         if (fmt.empty())
-            fmt = detectFormat(fp.file->bytes().substr(0, 4096), entries[i].rel, fp.source.formatReason);
+            fmt = detectFormat(fp.file->bytes().substr(0, 4096), entries[i].path, fp.source.formatReason);
         const FormatInfo* info = formatInfo(fmt);
         formats[i] = info;
         fp.source.format = info->id;
@@ -385,7 +460,7 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
             fp.hostName = hint->host;
         fp.labels = hint ? hint->labels : std::map<std::string, std::string> {};
         if (fp.hostName.empty()) {
-            for (const auto& part : fs::path(entries[i].rel).parent_path())
+            for (const auto& part : fs::path(entries[i].path).parent_path())
                 if (manifest.hosts.count(part.string()))
                     fp.hostName = part.string();
         }
@@ -499,21 +574,11 @@ core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOp
         ctx.referenceYear = core::yearOfUtcNs(scope.startNs);
     } else {
         std::int64_t newest = INT64_MIN;
-        for (const auto& p : paths) {
-            std::error_code ec;
-            const auto t = fs::last_write_time(p, ec);
-            for (const auto& e : entries) {
-                const auto et = e.content ? t : fs::last_write_time(e.abs, ec);
-                if (!ec)
-                    newest = std::max<std::int64_t>(newest,
-                        std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::file_clock::to_sys(et).time_since_epoch())
-                            .count());
-            }
-        }
+        for (const auto& e : entries)
+            newest = std::max(newest, e.mtimeNs);
         ctx.referenceYear = newest == INT64_MIN ? 1970 : core::yearOfUtcNs(newest);
         if (!entries.empty())
-            diag(paths.empty() ? std::string() : paths.front(), "year-assumed",
+            diag(input.root, "year-assumed",
                 "no workload window: timestamps without a year (syslog, journald short, glog) are placed in "
                     + std::to_string(ctx.referenceYear) + ", the year the bundle's files were written",
                 core::Severity::Info);

@@ -7,6 +7,7 @@
 // lines, and reports progress through `progress` from the calling thread only.
 #pragma once
 
+#include "core/model/bundle_input.h"
 #include "core/model/evidence.h"
 #include "importers/archive_reader.h"
 
@@ -29,6 +30,14 @@ struct LoadOptions
 /// Detects a file's format from its first bytes and name. Returns the format id and fills `reason`.
 std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason);
 
+/// Lists the bundle path(s) and reads (maps) every file: the raw input of an import, which a case file can store.
+core::BundleInput collectBundle(const std::vector<std::string>& paths, const LoadOptions& options = {});
+
+/// Imports collected input. The same input gives the same evidence set, whether it came from the bundle or from a
+/// case file. The input's bytes must outlive the evidence set only through their owners (kept alive by it).
+core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions& options = {});
+
+/// collectBundle then importBundle.
 core::EvidenceSet loadBundle(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
 } // namespace faultline::importers

@@ -52,9 +52,18 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
 std::shared_ptr<const MappedFile> MappedFile::fromBuffer(std::shared_ptr<const std::string> bytes)
 {
     std::shared_ptr<MappedFile> f(new MappedFile());
-    f->m_buffer = std::move(bytes);
-    f->m_data = f->m_buffer->data();
-    f->m_size = f->m_buffer->size();
+    f->m_data = bytes->data();
+    f->m_size = bytes->size();
+    f->m_owner = std::move(bytes);
+    return f;
+}
+
+std::shared_ptr<const MappedFile> MappedFile::fromView(std::shared_ptr<const void> owner, std::string_view bytes)
+{
+    std::shared_ptr<MappedFile> f(new MappedFile());
+    f->m_data = bytes.data();
+    f->m_size = bytes.size();
+    f->m_owner = std::move(owner);
     return f;
 }
 

@@ -15,6 +15,8 @@ public:
     static std::shared_ptr<const MappedFile> open(const std::string& path, std::string& error);
     /// Wraps bytes already in memory (an archive member).
     static std::shared_ptr<const MappedFile> fromBuffer(std::shared_ptr<const std::string> bytes);
+    /// Wraps bytes kept alive by `owner` (a mapped file, an archive member, a case file's decompressed copy).
+    static std::shared_ptr<const MappedFile> fromView(std::shared_ptr<const void> owner, std::string_view bytes);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
@@ -27,7 +29,7 @@ private:
     std::size_t m_size = 0;
     bool m_mapped = false;
     std::string m_copy;
-    std::shared_ptr<const std::string> m_buffer;
+    std::shared_ptr<const void> m_owner;
 };
 
 } // namespace faultline::importers

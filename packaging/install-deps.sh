@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-charts-dev libgl-dev
-  libyaml-cpp-dev libre2-dev libsqlite3-dev libsimdjson-dev libarchive-dev libzstd-dev
+  libyaml-cpp-dev libre2-dev libsqlite3-dev libsimdjson-dev libarchive-dev libzstd-dev libssl-dev
   libhowardhinnant-date-dev tzdata zstd
   clang-format yamllint python3 python3-jsonschema python3-yaml
   xvfb xauth

@@ -2,6 +2,7 @@
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
 #include "core/analysis/analyzer.h"
+#include "core/casefile/case_file.h"
 #include "core/report/import_report.h"
 #include "core/report/verdict_report.h"
 #include "core/rules/rule_catalog.h"
@@ -29,14 +30,29 @@ constexpr int kExitTestsFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitCatalog = 3;
 constexpr int kExitNoEvidence = 4;
+constexpr int kExitCase = 5;
 
 const char* kHelp = R"(usage: faultline-cli <command> [options]
 
 commands:
-  analyze BUNDLE... [--json] [--rules DIR] [--job ID] [--window FROM..TO] [--threads N] [--color] [--timings]
+  analyze BUNDLE... [-o CASE] [--json] [--rules DIR] [--job ID] [--window FROM..TO] [--threads N] [--color]
+          [--timings]
       Import the evidence bundle(s) (directories or files), run the rule catalog and print the verdict:
       readable text (default) or JSON (schema: resources/schema/verdict.schema.json).
       --window takes RFC 3339 times, e.g. 2026-11-02T10:00:00Z..2026-11-02T10:30:00Z.
+      -o CASE also saves a case file (*.faultline): the evidence, the import and this first run. An existing
+      file is never overwritten.
+  rerun CASE [--rules DIR] [--json] [--threads N]
+      Re-import the case's stored evidence, run the catalog again, add the run to the case's history and print
+      its differences from the previous run (--json: the new verdict).
+  show CASE [--run N] [--json] [--runs] [--import-report] [--line PATH:N] [--read-only]
+      Print a run's stored verdict (default: the latest), the list of runs, the import report, or one line of
+      the stored evidence.
+  grep CASE PATTERN [-i] [--from TIME] [--to TIME] [--node NODE] [--file TEXT] [--max N]
+      Search the case's stored evidence with an RE2 pattern, line by line ("path:line: text"). --from/--to keep
+      lines of records timed in that window, --node lines of that node, --file files whose path contains TEXT.
+  verify CASE
+      Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
   import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
       List, for each file: its format and why it was chosen, host, zone, time range, counts, warnings and
       status; then the workload scope and the coverage per expected source kind.
@@ -54,6 +70,7 @@ exit codes:
   2  usage error
   3  the rule catalog has errors (printed as file:line:col diagnostics)
   4  the bundle holds no readable evidence
+  5  the case file cannot be opened or written, or is damaged or altered (the message says which)
 )";
 
 int usage(const std::string& msg)
@@ -81,6 +98,31 @@ std::shared_ptr<const core::RuleCatalog> loadCatalog(const std::string& dir)
     return res.catalog;
 }
 
+int printCaseErrors(const std::vector<core::Diagnostic>& errors)
+{
+    for (const auto& d : errors)
+        std::cerr << d.format() << '\n';
+    return kExitCase;
+}
+
+/// Opens a case and prints its notes (migration, read-only) and problems (damage found at open).
+std::unique_ptr<core::CaseFile> openCase(const std::string& path, bool readOnly, int& exitCode)
+{
+    std::vector<core::Diagnostic> errors;
+    core::CaseOpenOptions o;
+    o.readOnly = readOnly;
+    auto c = core::CaseFile::open(path, o, errors);
+    if (!c) {
+        exitCode = printCaseErrors(errors);
+        return nullptr;
+    }
+    for (const auto& d : c->notes())
+        std::cerr << d.format() << '\n';
+    for (const auto& d : c->problems())
+        std::cerr << d.format() << '\n';
+    return c;
+}
+
 int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
 {
     std::vector<std::string> bundles;
@@ -88,6 +130,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     bool timings = false;
     bool color = isatty(1) && !std::getenv("NO_COLOR");
     std::string rules;
+    std::string casePath;
     importers::LoadOptions load;
     core::AnalysisOptions opts;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -110,6 +153,11 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         else if (a == "--rules") {
             if (auto v = value("--rules"))
                 rules = *v;
+            else
+                return kExitUsage;
+        } else if (a == "-o" || a == "--output") {
+            if (auto v = value("-o"))
+                casePath = *v;
             else
                 return kExitUsage;
         } else if (a == "--job") {
@@ -142,11 +190,18 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (bundles.empty())
         return usage("analyze needs a BUNDLE (directory or file)");
-    auto catalog = loadCatalog(rules.empty() ? app::defaultRulesDir(argv0) : rules);
+    if (!casePath.empty() && fs::exists(casePath))
+        return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-exists",
+            "a file already exists there; a case is never overwritten: choose another name, or add a run to it "
+            "with 'faultline-cli rerun'",
+            casePath) });
+    const std::string rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    auto catalog = loadCatalog(rulesDir);
     if (!catalog)
         return kExitCatalog;
     const auto t0 = std::chrono::steady_clock::now();
-    core::EvidenceSet evidence = importers::loadBundle(bundles, load);
+    const core::BundleInput input = importers::collectBundle(bundles, load);
+    core::EvidenceSet evidence = importers::importBundle(input, load);
     const auto t1 = std::chrono::steady_clock::now();
     if (evidence.sources.empty()) {
         for (const auto& d : evidence.diagnostics)
@@ -156,10 +211,35 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     }
     const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
     const auto t2 = std::chrono::steady_clock::now();
-    if (timings) {
-        auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+    auto ms = [](auto d) {
+        return static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+    };
+    if (timings)
         std::cerr << "timings: import " << ms(t1 - t0) << " ms (" << evidence.observations.size()
                   << " records), analyze " << ms(t2 - t1) << " ms (" << verdict.events.size() << " events)\n";
+    if (!casePath.empty()) {
+        core::CaseCreateRequest req;
+        req.input = &input;
+        req.evidence = &evidence;
+        req.verdict = &verdict;
+        req.importMs = ms(t1 - t0);
+        req.jobOption = load.jobId;
+        req.threads = opts.threads;
+        req.run.rulesDir = fs::absolute(rulesDir).string();
+        req.run.catalog = catalog.get();
+        req.run.durationMs = ms(t2 - t1);
+        req.run.windowFromNs = opts.windowFromNs;
+        req.run.windowToNs = opts.windowToNs;
+        std::vector<core::Diagnostic> errors;
+        auto created = core::CaseFile::create(casePath, req, errors);
+        if (!created)
+            return printCaseErrors(errors);
+        const auto t3 = std::chrono::steady_clock::now();
+        std::error_code ec;
+        std::cerr << "case saved: " << casePath << " (" << fs::file_size(casePath, ec) / 1024 << " KiB, "
+                  << input.files.size() << " files)\n";
+        if (timings)
+            std::cerr << "timings: case " << ms(t3 - t2) << " ms\n";
     }
     if (json) {
         std::cout << core::verdictToJson(verdict, evidence);
@@ -207,6 +287,267 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
     const auto coverage = core::buildCoverage(evidence, catalog->settings());
     std::cout << (json ? core::importReportToJson(evidence, coverage) : core::importReportToText(evidence, coverage));
     return evidence.sources.empty() ? kExitNoEvidence : kExitOk;
+}
+
+int rerunCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    std::string casePath;
+    std::string rules;
+    bool json = false;
+    unsigned threads = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if (args[i] == "--rules" && i + 1 < args.size())
+            rules = args[++i];
+        else if (args[i] == "--threads" && i + 1 < args.size())
+            threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
+        else if (!args[i].empty() && args[i][0] == '-')
+            return usage("unknown option " + args[i]);
+        else if (casePath.empty())
+            casePath = args[i];
+        else
+            return usage("rerun takes one CASE");
+    }
+    if (casePath.empty())
+        return usage("rerun needs a CASE file");
+    int code = kExitOk;
+    auto c = openCase(casePath, false, code);
+    if (!c)
+        return code;
+    if (c->readOnly())
+        return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-read-only",
+            "the case cannot be written (read-only file or newer schema): a run cannot be added", casePath) });
+    const std::string rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    auto catalog = loadCatalog(rulesDir);
+    if (!catalog)
+        return kExitCatalog;
+    std::vector<core::Diagnostic> errors;
+    const auto before = c->runs(errors);
+    if (!errors.empty())
+        return printCaseErrors(errors);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto input = c->loadInput(errors);
+    if (!input)
+        return printCaseErrors(errors);
+    importers::LoadOptions load;
+    load.threads = threads;
+    load.jobId = c->importJobOption(errors);
+    const core::EvidenceSet evidence = importers::importBundle(*input, load);
+    const std::string fingerprint = core::evidenceFingerprint(evidence);
+    const std::string stored = c->importFingerprint(errors);
+    if (!stored.empty() && fingerprint != stored)
+        std::cerr << casePath << ": note: this build imports the stored evidence differently from the import "
+                  << "recorded in the case (evidence fingerprint changed); the diff below includes that\n";
+    core::AnalysisOptions opts;
+    opts.threads = threads;
+    if (!before.empty()) {
+        const auto [from, to] = c->runWindow(before.back().id, errors);
+        opts.windowFromNs = from;
+        opts.windowToNs = to;
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
+    const auto t2 = std::chrono::steady_clock::now();
+    core::RunContext ctx;
+    ctx.rulesDir = fs::absolute(rulesDir).string();
+    ctx.catalog = catalog.get();
+    ctx.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(t2 - t1).count();
+    ctx.fingerprint = fingerprint;
+    ctx.windowFromNs = opts.windowFromNs;
+    ctx.windowToNs = opts.windowToNs;
+    const std::int64_t id = c->addRun(verdict, evidence, ctx, errors);
+    if (id == 0)
+        return printCaseErrors(errors);
+    if (json) {
+        std::cout << core::verdictToJson(verdict, evidence);
+        return kExitOk;
+    }
+    std::cout << "run " << id << " added to " << casePath << ": " << verdict.outcome << " (catalog "
+              << verdict.catalogName << " " << verdict.catalogVersion << ", "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(t2 - t0).count() << " ms)\n";
+    if (before.empty())
+        return kExitOk;
+    const auto d = c->diff(before.back().id, id, errors);
+    if (!d)
+        return printCaseErrors(errors);
+    std::cout << "diff run " << d->from << " → run " << d->to << ": " << (d->same ? "same verdict" : "verdict changed")
+              << '\n';
+    for (const auto& line : d->changes)
+        std::cout << "  " << line << '\n';
+    return kExitOk;
+}
+
+int showCommand(const std::vector<std::string>& args)
+{
+    std::string casePath;
+    std::int64_t run = 0;
+    bool json = false;
+    bool listRuns = false;
+    bool importReport = false;
+    bool readOnly = false;
+    std::string linePath;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if (args[i] == "--runs")
+            listRuns = true;
+        else if (args[i] == "--import-report")
+            importReport = true;
+        else if (args[i] == "--read-only")
+            readOnly = true;
+        else if (args[i] == "--run" && i + 1 < args.size())
+            run = std::strtoll(args[++i].c_str(), nullptr, 10);
+        else if (args[i] == "--line" && i + 1 < args.size())
+            linePath = args[++i];
+        else if (!args[i].empty() && args[i][0] == '-')
+            return usage("unknown option " + args[i]);
+        else if (casePath.empty())
+            casePath = args[i];
+        else
+            return usage("show takes one CASE");
+    }
+    if (casePath.empty())
+        return usage("show needs a CASE file");
+    int code = kExitOk;
+    auto c = openCase(casePath, readOnly, code);
+    if (!c)
+        return code;
+    std::vector<core::Diagnostic> errors;
+    if (!linePath.empty()) {
+        const auto colon = linePath.rfind(':');
+        if (colon == std::string::npos)
+            return usage("--line takes PATH:N");
+        const std::string path = linePath.substr(0, colon);
+        const auto n = std::strtoull(linePath.c_str() + colon + 1, nullptr, 10);
+        for (const auto& f : c->files(errors))
+            if (f.path == path) {
+                const auto text = c->line(f.id, n, errors);
+                if (!text)
+                    return printCaseErrors(errors);
+                std::cout << *text << '\n';
+                return kExitOk;
+            }
+        return printCaseErrors({ core::makeDiagnostic(
+            core::Severity::Error, "case-no-file", "the case holds no evidence file '" + path + "'", casePath) });
+    }
+    if (importReport) {
+        const auto r = c->importReport(json, errors);
+        if (!r)
+            return printCaseErrors(errors);
+        std::cout << *r;
+        return kExitOk;
+    }
+    const auto runs = c->runs(errors);
+    if (!errors.empty())
+        return printCaseErrors(errors);
+    if (listRuns) {
+        for (const auto& r : runs)
+            std::cout << "run " << r.id << "  " << r.createdAt << "  " << r.kind << " by " << r.author << "  catalog "
+                      << r.catalogName << " " << r.catalogVersion << " (" << r.catalogHash.substr(0, 12) << ")  engine "
+                      << r.engineVersion << "\n    " << r.outcome << ": " << r.summary << '\n';
+        return kExitOk;
+    }
+    if (runs.empty())
+        return printCaseErrors(
+            { core::makeDiagnostic(core::Severity::Error, "case-no-run", "the case has no run", casePath) });
+    const std::int64_t which = run > 0 ? run : runs.back().id;
+    const auto v = json ? c->verdictJson(which, errors) : c->verdictText(which, errors);
+    if (!v)
+        return printCaseErrors(errors);
+    std::cout << *v;
+    return c->problems().empty() ? kExitOk : kExitCase;
+}
+
+int grepCommand(const std::vector<std::string>& args)
+{
+    std::string casePath;
+    core::GrepQuery q;
+    bool havePattern = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto next = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        if (a == "-i" || a == "--ignore-case")
+            q.ignoreCase = true;
+        else if (a == "--from" || a == "--to") {
+            const std::string* v = next();
+            std::int64_t t = 0;
+            if (!v || !parseTime(*v, t))
+                return usage(a + " needs an RFC 3339 time with a zone");
+            (a == "--from" ? q.fromNs : q.toNs) = t;
+        } else if (a == "--node") {
+            const std::string* v = next();
+            if (!v)
+                return usage("--node needs a value");
+            q.node = *v;
+        } else if (a == "--file") {
+            const std::string* v = next();
+            if (!v)
+                return usage("--file needs a value");
+            q.pathContains = *v;
+        } else if (a == "--max") {
+            const std::string* v = next();
+            if (!v)
+                return usage("--max needs a number");
+            q.maxMatches = std::strtoull(v->c_str(), nullptr, 10);
+        } else if (a.size() > 1 && a[0] == '-')
+            return usage("unknown option " + a);
+        else if (casePath.empty())
+            casePath = a;
+        else if (!havePattern) {
+            q.pattern = a;
+            havePattern = true;
+        } else
+            return usage("grep takes one CASE and one PATTERN");
+    }
+    if (casePath.empty() || !havePattern)
+        return usage("grep needs a CASE and a PATTERN");
+    int code = kExitOk;
+    auto c = openCase(casePath, true, code);
+    if (!c)
+        return code;
+    std::vector<core::Diagnostic> errors;
+    std::size_t n = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto stats = c->grep(
+        q,
+        [&](const core::GrepMatch& m) {
+            std::cout << m.path << ':' << m.line << ": " << m.text << '\n';
+            ++n;
+            return true;
+        },
+        errors);
+    if (!stats)
+        return printCaseErrors(errors);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "grep: " << n << " matching line(s)" << (stats->truncated ? " (stopped at --max)" : "") << " in "
+              << stats->files << " file(s), " << stats->bytes / (1024 * 1024) << " MiB searched in "
+              << static_cast<std::int64_t>(s * 1000) << " ms\n";
+    return n > 0 ? kExitOk : kExitTestsFailed;
+}
+
+int verifyCommand(const std::vector<std::string>& args)
+{
+    if (args.size() != 1)
+        return usage("verify takes one CASE");
+    int code = kExitOk;
+    auto c = openCase(args[0], true, code);
+    if (!c)
+        return code;
+    const auto problems = c->verify();
+    if (!problems.empty())
+        return printCaseErrors(problems);
+    std::vector<core::Diagnostic> errors;
+    std::uint64_t bytes = 0;
+    std::uint64_t chunks = 0;
+    const auto files = c->files(errors);
+    for (const auto& f : files) {
+        bytes += f.size;
+        chunks += f.chunks;
+    }
+    std::cout << args[0] << ": ok: " << files.size() << " evidence files (" << bytes << " bytes, " << chunks
+              << " chunks) match their SHA-256; " << c->runs(errors).size() << " run(s)\n";
+    return kExitOk;
 }
 
 int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
@@ -299,6 +640,14 @@ int main(int argc, char** argv)
     try {
         if (args[0] == "analyze")
             return analyzeCommand({ args.begin() + 1, args.end() }, argv[0]);
+        if (args[0] == "rerun")
+            return rerunCommand({ args.begin() + 1, args.end() }, argv[0]);
+        if (args[0] == "show")
+            return showCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "grep")
+            return grepCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "verify")
+            return verifyCommand({ args.begin() + 1, args.end() });
         if (args[0] == "import-report")
             return importReportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "rules" && args.size() >= 2 && args[1] == "test")

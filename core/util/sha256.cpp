@@ -1,103 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/util/sha256.h"
 
+#include <openssl/evp.h>
+
+#include <stdexcept>
+
 namespace faultline::core {
-namespace {
 
-constexpr std::array<std::uint32_t, 64> kRound = { 0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b,
-    0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc,
-    0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1,
-    0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-    0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814,
-    0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2 };
-
-constexpr std::uint32_t rotr(std::uint32_t x, int n)
+struct Sha256::Context
 {
-    return (x >> n) | (x << (32 - n));
-}
-
-} // namespace
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~Context() { EVP_MD_CTX_free(ctx); }
+};
 
 Sha256::Sha256()
-    : m_state { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 }
-{ }
-
-void Sha256::compress(const std::uint8_t* block)
+    : m_ctx(std::make_unique<Context>())
 {
-    std::array<std::uint32_t, 64> w {};
-    for (std::size_t i = 0; i < 16; ++i)
-        w[i] = (std::uint32_t(block[4 * i]) << 24) | (std::uint32_t(block[4 * i + 1]) << 16)
-            | (std::uint32_t(block[4 * i + 2]) << 8) | std::uint32_t(block[4 * i + 3]);
-    for (std::size_t i = 16; i < 64; ++i) {
-        const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    auto [a, b, c, d, e, f, g, h] = m_state;
-    for (std::size_t i = 0; i < 64; ++i) {
-        const std::uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-        const std::uint32_t ch = (e & f) ^ (~e & g);
-        const std::uint32_t t1 = h + s1 + ch + kRound[i] + w[i];
-        const std::uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-        const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-        const std::uint32_t t2 = s0 + maj;
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    m_state[0] += a;
-    m_state[1] += b;
-    m_state[2] += c;
-    m_state[3] += d;
-    m_state[4] += e;
-    m_state[5] += f;
-    m_state[6] += g;
-    m_state[7] += h;
+    if (!m_ctx->ctx || EVP_DigestInit_ex(m_ctx->ctx, EVP_sha256(), nullptr) != 1)
+        throw std::runtime_error("libcrypto cannot start a SHA-256 digest");
 }
+
+Sha256::~Sha256() = default;
 
 void Sha256::update(std::string_view data)
 {
-    m_length += data.size();
-    for (char ch : data) {
-        m_buffer[m_fill++] = static_cast<std::uint8_t>(ch);
-        if (m_fill == 64) {
-            compress(m_buffer.data());
-            m_fill = 0;
-        }
-    }
+    if (!data.empty())
+        EVP_DigestUpdate(m_ctx->ctx, data.data(), data.size());
 }
 
 std::string Sha256::hexDigest()
 {
-    const std::uint64_t bits = m_length * 8;
-    m_buffer[m_fill++] = 0x80;
-    if (m_fill > 56) {
-        while (m_fill < 64)
-            m_buffer[m_fill++] = 0;
-        compress(m_buffer.data());
-        m_fill = 0;
-    }
-    while (m_fill < 56)
-        m_buffer[m_fill++] = 0;
-    for (int i = 7; i >= 0; --i)
-        m_buffer[m_fill++] = static_cast<std::uint8_t>(bits >> (8 * i));
-    compress(m_buffer.data());
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_DigestFinal_ex(m_ctx->ctx, md, &len);
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    out.reserve(64);
-    for (std::uint32_t word : m_state)
-        for (int i = 3; i >= 0; --i) {
-            const auto byte = static_cast<std::uint8_t>(word >> (8 * i));
-            out += kHex[byte >> 4];
-            out += kHex[byte & 0xf];
-        }
+    out.reserve(len * 2);
+    for (unsigned int i = 0; i < len; ++i) {
+        out.push_back(kHex[md[i] >> 4]);
+        out.push_back(kHex[md[i] & 15]);
+    }
     return out;
 }
 

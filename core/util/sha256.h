@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Streaming SHA-256 (FIPS 180-4). Used for the rule catalog's content hash and, later, evidence hashes.
+// Streaming SHA-256 through OpenSSL's libcrypto (which uses the CPU's SHA extensions when present). Used for the
+// rule catalog's content hash and the case file's evidence hashes.
 #pragma once
 
-#include <array>
-#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -13,6 +13,10 @@ class Sha256
 {
 public:
     Sha256();
+    ~Sha256();
+    Sha256(const Sha256&) = delete;
+    Sha256& operator=(const Sha256&) = delete;
+
     void update(std::string_view data);
     /// Finishes the hash and returns it as 64 lower-case hex digits. The object must not be updated afterwards.
     std::string hexDigest();
@@ -20,12 +24,8 @@ public:
     static std::string hex(std::string_view data);
 
 private:
-    void compress(const std::uint8_t* block);
-
-    std::array<std::uint32_t, 8> m_state {};
-    std::array<std::uint8_t, 64> m_buffer {};
-    std::uint64_t m_length = 0;
-    std::size_t m_fill = 0;
+    struct Context;
+    std::unique_ptr<Context> m_ctx;
 };
 
 } // namespace faultline::core

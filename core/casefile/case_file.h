@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+// The case file: one self-contained SQLite file per incident (schema and its documentation: schema.sql). It holds
+// the evidence byte for byte (compressed in chunks, hashed), the import's provenance, the observations indexed by
+// time, node and kind, and the history of verdict runs with their events; annotations and expectations follow.
+//
+// Safety: a case is created in a temporary file beside the target and renamed into place only once complete, with
+// mode 0600; every later write is one transaction in WAL mode, so a killed process leaves the previous state.
+// Opening checks the header, the application id, the schema version and the chunk index before trusting the file,
+// and reports a located error instead of touching a damaged file.
+//
+// Thread contract: a CaseFile is one SQLite connection; use it from one thread at a time. Open a second CaseFile on
+// the same path for another thread (a reader beside a writer works: WAL).
+#pragma once
+
+#include "core/model/bundle_input.h"
+#include "core/model/verdict.h"
+#include "core/util/diagnostic.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+
+namespace faultline::core {
+
+class RuleCatalog;
+
+inline constexpr int kCaseSchemaVersion = 1;
+inline constexpr std::uint32_t kCaseApplicationId = 0x464C5443; // "FLTC"
+
+/// Called at named points of a long write ("chunk", "events", "before-commit", ...). Tests use it to kill the
+/// process at many points; it may also report progress.
+using CaseCheckpoint = std::function<void(std::string_view step)>;
+
+struct RunContext
+{
+    std::string author; ///< who ran it (user name); "" picks $USER
+    std::string rulesDir; ///< where the catalog came from
+    const RuleCatalog* catalog = nullptr; ///< for the rule trace (rules that fired nothing are listed too)
+    std::int64_t durationMs = 0;
+    std::string importerVersion;
+    std::string fingerprint; ///< of the evidence analysed (evidenceFingerprint)
+    std::int64_t windowFromNs = INT64_MIN; ///< the window override the run used (AnalysisOptions)
+    std::int64_t windowToNs = INT64_MIN;
+};
+
+struct CaseCreateRequest
+{
+    const BundleInput* input = nullptr;
+    const EvidenceSet* evidence = nullptr;
+    const Verdict* verdict = nullptr;
+    RunContext run;
+    std::int64_t importMs = 0;
+    std::string jobOption; ///< the job id the import was asked for (LoadOptions::jobId)
+    unsigned threads = 0; ///< compression threads; 0: hardware concurrency
+    int zstdLevel = 3;
+    CaseCheckpoint checkpoint;
+};
+
+struct CaseOpenOptions
+{
+    bool readOnly = false;
+    /// Migrate an older schema forward (after writing a backup copy). Without it, an older case is refused.
+    bool migrate = true;
+};
+
+struct RunInfo
+{
+    std::int64_t id = 0;
+    std::string createdAt;
+    std::string kind;
+    std::string author;
+    std::string catalogName;
+    std::string catalogVersion;
+    std::string catalogHash;
+    std::string engineVersion;
+    std::string importerVersion;
+    std::string fingerprint;
+    std::string rulesDir;
+    std::string outcome;
+    std::string domain;
+    std::string subdomain;
+    std::string summary;
+    double confidence = 0;
+};
+
+struct StoredFile
+{
+    std::int64_t id = 0;
+    std::string path;
+    std::uint64_t size = 0;
+    std::string sha256;
+    std::uint64_t lines = 0;
+    std::uint64_t chunks = 0;
+    bool readable = true;
+};
+
+struct StoredObservation
+{
+    std::uint32_t index = 0; ///< in the evidence set
+    std::uint32_t source = 0;
+    std::uint64_t line = 0;
+    std::uint64_t byteOffset = 0;
+    std::uint32_t length = 0;
+    std::int64_t timeNs = INT64_MIN;
+    std::int64_t precisionNs = 0;
+    std::string node;
+    std::int32_t rank = -1;
+    std::int32_t gpu = -1;
+    SourceKind kind = SourceKind::Other;
+    TimeQuality quality = TimeQuality::Missing;
+    bool outOfScope = false;
+};
+
+struct ObservationQuery
+{
+    std::int64_t fromNs = INT64_MIN;
+    std::int64_t toNs = INT64_MAX;
+    std::string node; ///< "" = any
+    std::optional<SourceKind> kind;
+    std::optional<std::uint32_t> source;
+};
+
+struct GrepQuery
+{
+    std::string pattern; ///< RE2, matched against each line
+    bool ignoreCase = false;
+    std::int64_t fromNs = INT64_MIN; ///< a time filter keeps lines of records with a time in [from, to]
+    std::int64_t toNs = INT64_MAX;
+    std::string node; ///< keeps lines of records of that node (or of files of that host)
+    std::string pathContains; ///< keeps files whose path contains this text
+    std::size_t maxMatches = 0; ///< 0 = no limit
+    const std::atomic_bool* cancel = nullptr;
+};
+
+struct GrepMatch
+{
+    std::string path;
+    std::uint64_t line = 0;
+    std::uint64_t byteOffset = 0;
+    std::string text; ///< the line (capped at 4 KiB)
+    std::int64_t timeNs = INT64_MIN;
+    std::string node;
+};
+
+struct GrepStats
+{
+    std::uint64_t bytes = 0; ///< evidence bytes searched
+    std::uint64_t files = 0;
+    bool truncated = false; ///< stopped at maxMatches
+};
+
+/// The part of a run that a diff compares.
+struct RunDiff
+{
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    bool same = true; ///< verdict identical in every compared field
+    std::vector<std::string> changes; ///< one readable line per difference, "outcome: a → b"
+};
+
+class CaseFile
+{
+public:
+    ~CaseFile();
+    CaseFile(const CaseFile&) = delete;
+    CaseFile& operator=(const CaseFile&) = delete;
+
+    /// Writes a new case at `path` (refused when it exists). On failure, nothing is left at `path`.
+    static std::unique_ptr<CaseFile> create(
+        const std::string& path, const CaseCreateRequest& request, std::vector<Diagnostic>& errors);
+    static std::unique_ptr<CaseFile> open(
+        const std::string& path, const CaseOpenOptions& options, std::vector<Diagnostic>& errors);
+
+    const std::string& path() const { return m_path; }
+    bool readOnly() const { return m_readOnly; }
+    int schemaVersion() const { return m_schema; }
+    /// Integrity findings of the open (a missing evidence chunk, ...): the case opened but is damaged.
+    const std::vector<Diagnostic>& problems() const { return m_problems; }
+    /// Notes about the open (migration and its backup, read-only because of a newer schema).
+    const std::vector<Diagnostic>& notes() const { return m_notes; }
+
+    std::vector<RunInfo> runs(std::vector<Diagnostic>& errors);
+    /// The run's stored verdict as JSON or text; nullopt (and an error) when there is no such run.
+    std::optional<std::string> verdictJson(std::int64_t run, std::vector<Diagnostic>& errors);
+    std::optional<std::string> verdictText(std::int64_t run, std::vector<Diagnostic>& errors);
+    std::optional<std::string> importReport(bool json, std::vector<Diagnostic>& errors);
+    std::optional<std::string> meta(const std::string& key, std::vector<Diagnostic>& errors);
+
+    /// Adds a run (one transaction). Returns its id, or 0 with errors.
+    std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
+        std::vector<Diagnostic>& errors, const CaseCheckpoint& checkpoint = {});
+    std::optional<RunDiff> diff(std::int64_t from, std::int64_t to, std::vector<Diagnostic>& errors);
+
+    /// The stored bundle input, every chunk checked against its hash and every file against its SHA-256.
+    std::optional<BundleInput> loadInput(std::vector<Diagnostic>& errors);
+    std::string importFingerprint(std::vector<Diagnostic>& errors);
+    /// The job id the import was asked for ('' when none): a re-import must pick the same job.
+    std::string importJobOption(std::vector<Diagnostic>& errors);
+    /// The window override of a run (INT64_MIN when none), so a re-run analyses the same window.
+    std::pair<std::int64_t, std::int64_t> runWindow(std::int64_t run, std::vector<Diagnostic>& errors);
+
+    std::vector<StoredFile> files(std::vector<Diagnostic>& errors);
+    /// One line of a stored file (without its newline; capped at `maxBytes`), by 1-based number.
+    std::optional<std::string> line(
+        std::int64_t fileId, std::uint64_t lineNo, std::vector<Diagnostic>& errors, std::size_t maxBytes = 1 << 20);
+    std::optional<std::vector<StoredObservation>> observations(
+        const ObservationQuery& query, std::vector<Diagnostic>& errors);
+    /// Searches the stored evidence line by line. `onMatch` returning false stops the search.
+    std::optional<GrepStats> grep(
+        const GrepQuery& query, const std::function<bool(const GrepMatch&)>& onMatch, std::vector<Diagnostic>& errors);
+
+    /// Full check: SQLite's quick_check, then every chunk and file hash. Returns the problems found.
+    std::vector<Diagnostic> verify();
+
+private:
+    CaseFile() = default;
+    struct Impl;
+    std::string m_path;
+    bool m_readOnly = false;
+    int m_schema = 0;
+    std::vector<Diagnostic> m_problems;
+    std::vector<Diagnostic> m_notes;
+    sqlite3* m_db = nullptr;
+};
+
+/// SHA-256 over every observation's source, line, byte offset, length, time, node and kind: two imports with the
+/// same fingerprint gave the engine the same input.
+std::string evidenceFingerprint(const EvidenceSet& evidence);
+
+/// The rule trace of a verdict as JSON: events per rule, links per correlator, the filtered count.
+std::string ruleTraceJson(const Verdict& verdict, const RuleCatalog* catalog);
+
+} // namespace faultline::core

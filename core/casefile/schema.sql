@@ -1,0 +1,231 @@
+-- SPDX-License-Identifier: Apache-2.0
+-- The Faultline case file (*.faultline): one SQLite database per incident. This file is the schema's
+-- documentation and its source: the build embeds it, and a new case is created by running it.
+--
+-- Identification: PRAGMA application_id = 1179407427 (0x464C5443, "FLTC"); PRAGMA user_version = the schema
+-- version (this file: 1). Older versions are migrated forward by ordered steps in case_file.cpp, after a backup copy
+-- of the file is written next to it. A case from a newer schema is refused, or opened read-only when its
+-- meta.read_compat_version says this build can read it.
+--
+-- Conventions: times are int64 nanoseconds since the Unix epoch, UTC (NULL when unknown); wall-clock stamps of
+-- actions (created_at) are RFC 3339 UTC text. Lines are 1-based, byte offsets 0-based. Node names are the
+-- normalised short host names the engine uses. Every write is one transaction; the file uses WAL while open and
+-- is checkpointed to a single self-contained file when closed.
+
+-- Key/value facts about the case: format, created_at, created_by (application and version), bundle_root,
+-- read_compat_version (the oldest schema version that can still read this file).
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- The evidence, byte for byte: every file of the imported bundle. A case re-imports from these bytes, so it opens
+-- and re-runs without the original bundle.
+CREATE TABLE files (
+    id          INTEGER PRIMARY KEY,      -- position in the import's input (0-based)
+    path        TEXT NOT NULL,            -- display path, relative to the bundle root
+    origin      TEXT NOT NULL,            -- where it was read at import (absolute path or archive!/member)
+    size        INTEGER NOT NULL,         -- bytes
+    sha256      TEXT,                     -- hex SHA-256 of the whole content; NULL when the file was unreadable
+    mtime_ns    INTEGER,                  -- last write time at import (archive members: the archive's)
+    readable    INTEGER NOT NULL,         -- 0: the file could not be read; read_error says why
+    read_error  TEXT NOT NULL DEFAULT '',
+    cut         INTEGER NOT NULL DEFAULT 0, -- 1: the archive read stopped inside this member
+    line_count  INTEGER NOT NULL,         -- lines (a last line without a newline counts)
+    chunk_count INTEGER NOT NULL          -- rows in chunks for this file
+);
+
+-- A file's bytes in order, cut after a newline near chunk_target bytes (a longer line is cut inside). Each chunk
+-- carries the SHA-256 of its uncompressed bytes, checked on every read. Together with first_line this is the line
+-- index: line N starts in the last chunk whose first_line < N, or in the chunk with first_line = N that starts a
+-- line.
+CREATE TABLE chunks (
+    file_id     INTEGER NOT NULL REFERENCES files(id),
+    seq         INTEGER NOT NULL,         -- 0-based order within the file
+    first_byte  INTEGER NOT NULL,         -- offset of the chunk's first byte in the file
+    first_line  INTEGER NOT NULL,         -- line of the chunk's first byte
+    starts_line INTEGER NOT NULL,         -- 1 when the first byte begins a line
+    newlines    INTEGER NOT NULL,         -- '\n' bytes in the chunk
+    raw_size    INTEGER NOT NULL,         -- uncompressed bytes
+    sha256      TEXT NOT NULL,            -- hex SHA-256 of the uncompressed bytes
+    codec       TEXT NOT NULL,            -- 'zstd' or 'none'
+    data        BLOB NOT NULL,
+    PRIMARY KEY (file_id, seq)
+);
+CREATE INDEX chunks_by_line ON chunks(file_id, first_line);
+
+-- The import that built the evidence: importer and version, time, manifest, scope and reports.
+CREATE TABLE imports (
+    id                INTEGER PRIMARY KEY,
+    created_at        TEXT NOT NULL,
+    importer          TEXT NOT NULL,
+    importer_version  TEXT NOT NULL,
+    bundle_root       TEXT NOT NULL,
+    has_manifest      INTEGER NOT NULL,
+    manifest_readable INTEGER NOT NULL,
+    manifest_path     TEXT NOT NULL,
+    manifest          BLOB,               -- the manifest's bytes (faultline.yaml), NULL when none
+    job_option        TEXT NOT NULL,      -- the job id asked for at import (--job), '' when none; re-imports use it
+    scope_json        TEXT NOT NULL,      -- the workload scope the importer found
+    observations      INTEGER NOT NULL,
+    metric_series     INTEGER NOT NULL,
+    fingerprint       TEXT NOT NULL,      -- SHA-256 over every observation's provenance, time, node and kind
+    report_text       TEXT NOT NULL,      -- the import report (faultline-cli import-report)
+    report_json       TEXT NOT NULL,
+    duration_ms       INTEGER NOT NULL
+);
+
+-- Problems found while listing the bundle (phase 'input', re-applied on re-import) and bundle-level problems of
+-- the import (phase 'evidence'); per-file warnings are in the import report.
+CREATE TABLE import_diagnostics (
+    import_id INTEGER NOT NULL REFERENCES imports(id),
+    phase     TEXT NOT NULL,              -- 'input' | 'evidence'
+    severity  TEXT NOT NULL,              -- 'info' | 'warning' | 'error'
+    code      TEXT NOT NULL,
+    message   TEXT NOT NULL,
+    file      TEXT NOT NULL,
+    line      INTEGER NOT NULL
+);
+
+-- Archives whose read stopped early (a truncated or bomb-limited archive): kept so coverage shows the gap.
+CREATE TABLE import_archives (
+    import_id INTEGER NOT NULL REFERENCES imports(id),
+    path      TEXT NOT NULL,
+    status    TEXT NOT NULL,              -- 'error' | 'truncated'
+    bytes     INTEGER NOT NULL,
+    code      TEXT NOT NULL,
+    message   TEXT NOT NULL
+);
+
+-- The evidence sources as imported (one per file, plus incomplete archives): format and why, host, zone, counts.
+-- An observation's or event's source_idx points here.
+CREATE TABLE sources (
+    idx           INTEGER PRIMARY KEY,    -- index in the evidence set (0-based)
+    file_id       INTEGER REFERENCES files(id),
+    path          TEXT NOT NULL,
+    format        TEXT NOT NULL,
+    format_reason TEXT NOT NULL,
+    kind          TEXT NOT NULL,          -- scheduler | applog | kernel | metrics | fabric-manager | kubernetes | other
+    host          TEXT,
+    zone          TEXT NOT NULL,
+    zone_assumed  INTEGER NOT NULL,
+    status        TEXT NOT NULL,          -- ok | empty | error | truncated | missing
+    bytes         INTEGER NOT NULL,
+    lines         INTEGER NOT NULL,
+    records       INTEGER NOT NULL,
+    skipped       INTEGER NOT NULL,
+    out_of_scope  INTEGER NOT NULL,
+    first_ns      INTEGER,
+    last_ns       INTEGER,
+    warnings      INTEGER NOT NULL
+);
+
+-- Observations (one per log record), in blocks of up to 4096 records of one source, node and kind, in file
+-- order. `data` is zstd-compressed columns of varints (see encodeObservationBlock in case_file.cpp): index in the
+-- evidence set, line, byte offset, length, time, time precision, rank, GPU, time quality, out-of-scope flag. A
+-- record's text is its bytes in `chunks` (line and byte offset). Indexed by time, node and kind.
+CREATE TABLE observation_blocks (
+    id          INTEGER PRIMARY KEY,
+    source_idx  INTEGER NOT NULL REFERENCES sources(idx),
+    node        TEXT,                     -- NULL when the records name no node
+    kind        TEXT NOT NULL,
+    first_index INTEGER NOT NULL,
+    count       INTEGER NOT NULL,
+    min_ns      INTEGER,                  -- NULL when no record of the block has a time
+    max_ns      INTEGER,
+    data        BLOB NOT NULL
+);
+CREATE INDEX observation_blocks_by_time ON observation_blocks(min_ns, max_ns);
+CREATE INDEX observation_blocks_by_node ON observation_blocks(node, min_ns);
+CREATE INDEX observation_blocks_by_kind ON observation_blocks(kind, min_ns);
+CREATE INDEX observation_blocks_by_source ON observation_blocks(source_idx, first_index);
+
+-- One identity per rank, as the evidence states it (NCCL init lines).
+CREATE TABLE ranks (
+    rank        INTEGER PRIMARY KEY,
+    node        TEXT,
+    gpu         TEXT NOT NULL,            -- normalised PCI bus id, '' when unknown
+    cuda_device INTEGER NOT NULL,
+    pid         INTEGER NOT NULL,
+    source_idx  INTEGER NOT NULL,
+    line        INTEGER NOT NULL,
+    byte_offset INTEGER NOT NULL
+);
+
+-- Metric series (PromQL snapshots), samples zstd-compressed as little-endian (int64 ns, float64 value) pairs.
+CREATE TABLE metric_series (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    labels_json TEXT NOT NULL,
+    node        TEXT,
+    gpu         INTEGER NOT NULL,
+    device      TEXT NOT NULL,
+    source_idx  INTEGER NOT NULL,
+    line        INTEGER NOT NULL,
+    byte_offset INTEGER NOT NULL,
+    samples     INTEGER NOT NULL,
+    min_ns      INTEGER,
+    max_ns      INTEGER,
+    data        BLOB NOT NULL
+);
+CREATE INDEX metric_series_by_name ON metric_series(name, node);
+
+-- Verdict runs: history, never overwritten or deleted. The first run is made when the case is created; each
+-- re-run (new or edited rules, a newer engine) adds one.
+CREATE TABLE runs (
+    id               INTEGER PRIMARY KEY, -- 1, 2, ... in creation order
+    created_at       TEXT NOT NULL,
+    kind             TEXT NOT NULL,       -- 'create' | 'rerun'
+    author           TEXT NOT NULL,
+    catalog_name     TEXT NOT NULL,
+    catalog_version  TEXT NOT NULL,
+    catalog_hash     TEXT NOT NULL,       -- SHA-256 over the catalog's files
+    rules_dir        TEXT NOT NULL,       -- where the catalog was loaded from
+    engine_version   TEXT NOT NULL,
+    importer_version TEXT NOT NULL,       -- the importer that built the evidence this run analysed
+    fingerprint      TEXT NOT NULL,       -- that evidence's fingerprint (see imports.fingerprint)
+    window_from_ns   INTEGER,             -- the analysis window asked for (--window), NULL when the scope's own
+    window_to_ns     INTEGER,
+    scope_json       TEXT NOT NULL,
+    outcome          TEXT NOT NULL,
+    domain           TEXT NOT NULL,
+    subdomain        TEXT NOT NULL,
+    summary          TEXT NOT NULL,
+    confidence       REAL NOT NULL,
+    cause_event      INTEGER,             -- events.idx of the cause, NULL when none
+    verdict_json     TEXT NOT NULL,       -- the full verdict (resources/schema/verdict.schema.json)
+    verdict_text     TEXT NOT NULL,       -- the same, as faultline-cli analyze prints it
+    trace_json       TEXT NOT NULL,       -- the rule trace: events per rule, links per correlator, filtered count
+    duration_ms      INTEGER NOT NULL
+);
+
+-- Every in-scope event of a run, with its provenance. Indexed by time, node and type.
+CREATE TABLE events (
+    run_id       INTEGER NOT NULL REFERENCES runs(id),
+    idx          INTEGER NOT NULL,        -- index in the run's verdict (time order)
+    time_ns      INTEGER,
+    precision_ns INTEGER NOT NULL,
+    quality      TEXT NOT NULL,
+    node         TEXT,
+    rank         INTEGER,
+    gpu          TEXT NOT NULL,
+    type         TEXT NOT NULL,
+    rule_id      TEXT NOT NULL,
+    role         TEXT NOT NULL,
+    domain       TEXT NOT NULL,
+    subdomain    TEXT NOT NULL,
+    severity     TEXT NOT NULL,
+    label        TEXT NOT NULL,
+    source_idx   INTEGER NOT NULL,
+    line         INTEGER NOT NULL,
+    byte_offset  INTEGER NOT NULL,
+    length       INTEGER NOT NULL,
+    cause_of     INTEGER,                 -- idx of the event that explains this one, NULL when none
+    relation     TEXT NOT NULL,           -- symptom | companion | precursor | confirmation | ''
+    via          TEXT NOT NULL,           -- the correlator of that link
+    fields_json  TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE INDEX events_by_time ON events(run_id, time_ns);
+CREATE INDEX events_by_node ON events(run_id, node, time_ns);
+CREATE INDEX events_by_type ON events(run_id, type, time_ns);

@@ -734,7 +734,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
         const int rc = sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK)
             casefile::throwSql(db, rc, "open");
-        exec(db, "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+        exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
         const auto& cp = req.checkpoint;
         auto step = [&](std::string_view s) {
             if (cp)

@@ -45,12 +45,19 @@ commands:
   rerun CASE [--rules DIR] [--json] [--threads N]
       Re-import the case's stored evidence, run the catalog again, add the run to the case's history and print
       its differences from the previous run (--json: the new verdict).
-  show CASE [--run N] [--json] [--runs] [--import-report] [--line PATH:N] [--read-only]
-      Print a run's stored verdict (default: the latest), the list of runs, the import report, or one line of
-      the stored evidence.
+  show CASE [--run N] [--json] [--runs] [--import-report] [--annotations] [--line PATH:N] [--read-only]
+      Print a run's stored verdict (default: the latest), the list of runs, the import report, the annotations
+      and expectation, or one line of the stored evidence.
   grep CASE PATTERN [-i] [--from TIME] [--to TIME] [--node NODE] [--file TEXT] [--max N]
       Search the case's stored evidence with an RE2 pattern, line by line ("path:line: text"). --from/--to keep
       lines of records timed in that window, --node lines of that node, --file files whose path contains TEXT.
+  annotate CASE (--note TEXT | --tag TAG | --bookmark TITLE | --narrative TEXT | --remove ID)
+          [--event RUN:IDX | --line PATH:N] [--author NAME]
+      Add an annotation to the case (the whole case unless --event or --line names a target). Nothing is
+      overwritten: an annotation is removed by a new row that says so. --author defaults to $FAULTLINE_AUTHOR
+      or $USER.
+  expect CASE [--run N] [--note TEXT] [--author NAME]
+      Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
   import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
@@ -386,6 +393,7 @@ int showCommand(const std::vector<std::string>& args)
     bool listRuns = false;
     bool importReport = false;
     bool readOnly = false;
+    bool listAnnotations = false;
     std::string linePath;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json")
@@ -396,6 +404,8 @@ int showCommand(const std::vector<std::string>& args)
             importReport = true;
         else if (args[i] == "--read-only")
             readOnly = true;
+        else if (args[i] == "--annotations")
+            listAnnotations = true;
         else if (args[i] == "--run" && i + 1 < args.size())
             run = std::strtoll(args[++i].c_str(), nullptr, 10);
         else if (args[i] == "--line" && i + 1 < args.size())
@@ -430,6 +440,25 @@ int showCommand(const std::vector<std::string>& args)
             }
         return printCaseErrors({ core::makeDiagnostic(
             core::Severity::Error, "case-no-file", "the case holds no evidence file '" + path + "'", casePath) });
+    }
+    if (listAnnotations) {
+        for (const auto& a : c->annotations(errors)) {
+            std::cout << "#" << a.id << " " << a.kind << " by " << a.author << " at " << a.createdAt << " on ";
+            if (a.target == "event")
+                std::cout << "event " << a.runId << ":" << a.eventIdx << " (" << a.path << ":" << a.line << ")";
+            else if (a.target == "line")
+                std::cout << a.path << ":" << a.line;
+            else
+                std::cout << "the case";
+            std::cout << (a.supersedes ? " (edit of #" + std::to_string(a.supersedes) + ")" : std::string()) << "\n    "
+                      << a.text << '\n';
+        }
+        if (const auto e = c->expectation(errors))
+            std::cout << "expected verdict: run " << e->runId << " (" << e->outcome << ", " << e->domain << "/"
+                      << e->subdomain << ", cause " << (e->causeType.empty() ? "none" : e->causeType) << " on "
+                      << (e->causeNode.empty() ? "-" : e->causeNode) << "), marked by " << e->author << " at "
+                      << e->createdAt << (e->note.empty() ? "" : ": " + e->note) << '\n';
+        return errors.empty() ? kExitOk : printCaseErrors(errors);
     }
     if (importReport) {
         const auto r = c->importReport(json, errors);
@@ -524,6 +553,108 @@ int grepCommand(const std::vector<std::string>& args)
               << stats->files << " file(s), " << stats->bytes / (1024 * 1024) << " MiB searched in "
               << static_cast<std::int64_t>(s * 1000) << " ms\n";
     return n > 0 ? kExitOk : kExitTestsFailed;
+}
+
+int annotateCommand(const std::vector<std::string>& args)
+{
+    std::string casePath;
+    core::Annotation a;
+    a.target = "case";
+    std::int64_t removeId = 0;
+    std::string linePath;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& k = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if ((k == "--note" || k == "--tag" || k == "--bookmark" || k == "--narrative") && hasValue) {
+            a.kind = k.substr(2);
+            a.text = args[++i];
+        } else if (k == "--remove" && hasValue)
+            removeId = std::strtoll(args[++i].c_str(), nullptr, 10);
+        else if (k == "--author" && hasValue)
+            a.author = args[++i];
+        else if (k == "--line" && hasValue)
+            linePath = args[++i];
+        else if (k == "--event" && hasValue) {
+            const std::string v = args[++i];
+            const auto colon = v.find(':');
+            if (colon == std::string::npos)
+                return usage("--event takes RUN:IDX");
+            a.target = "event";
+            a.runId = std::strtoll(v.c_str(), nullptr, 10);
+            a.eventIdx = std::strtoll(v.c_str() + colon + 1, nullptr, 10);
+        } else if (!k.empty() && k[0] == '-')
+            return usage("unknown option or missing value: " + k);
+        else if (casePath.empty())
+            casePath = k;
+        else
+            return usage("annotate takes one CASE");
+    }
+    if (casePath.empty() || (a.kind.empty() && removeId == 0))
+        return usage("annotate needs a CASE and one of --note, --tag, --bookmark, --narrative, --remove");
+    int code = kExitOk;
+    auto c = openCase(casePath, false, code);
+    if (!c)
+        return code;
+    std::vector<core::Diagnostic> errors;
+    if (removeId > 0)
+        return c->removeAnnotation(removeId, a.author, errors) ? kExitOk : printCaseErrors(errors);
+    if (!linePath.empty()) {
+        const auto colon = linePath.rfind(':');
+        if (colon == std::string::npos)
+            return usage("--line takes PATH:N");
+        a.target = "line";
+        a.line = std::strtoull(linePath.c_str() + colon + 1, nullptr, 10);
+        for (const auto& f : c->files(errors))
+            if (f.path == linePath.substr(0, colon))
+                a.fileId = f.id;
+        if (a.fileId < 0)
+            return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-no-file",
+                "the case holds no evidence file '" + linePath.substr(0, colon) + "'", casePath) });
+    }
+    const std::int64_t id = c->annotate(a, errors);
+    if (id == 0)
+        return printCaseErrors(errors);
+    std::cout << "annotation #" << id << " added to " << casePath << '\n';
+    return kExitOk;
+}
+
+int expectCommand(const std::vector<std::string>& args)
+{
+    std::string casePath;
+    std::int64_t run = 0;
+    std::string note;
+    std::string author;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--run" && i + 1 < args.size())
+            run = std::strtoll(args[++i].c_str(), nullptr, 10);
+        else if (args[i] == "--note" && i + 1 < args.size())
+            note = args[++i];
+        else if (args[i] == "--author" && i + 1 < args.size())
+            author = args[++i];
+        else if (!args[i].empty() && args[i][0] == '-')
+            return usage("unknown option or missing value: " + args[i]);
+        else if (casePath.empty())
+            casePath = args[i];
+        else
+            return usage("expect takes one CASE");
+    }
+    if (casePath.empty())
+        return usage("expect needs a CASE");
+    int code = kExitOk;
+    auto c = openCase(casePath, false, code);
+    if (!c)
+        return code;
+    std::vector<core::Diagnostic> errors;
+    if (run == 0) {
+        const auto runs = c->runs(errors);
+        if (runs.empty())
+            return printCaseErrors(errors);
+        run = runs.back().id;
+    }
+    if (c->expect(run, author, note, errors) == 0)
+        return printCaseErrors(errors);
+    std::cout << "run " << run << "'s verdict is now the expected one for " << casePath << '\n';
+    return kExitOk;
 }
 
 int verifyCommand(const std::vector<std::string>& args)
@@ -646,6 +777,10 @@ int main(int argc, char** argv)
             return showCommand({ args.begin() + 1, args.end() });
         if (args[0] == "grep")
             return grepCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "annotate")
+            return annotateCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "expect")
+            return expectCommand({ args.begin() + 1, args.end() });
         if (args[0] == "verify")
             return verifyCommand({ args.begin() + 1, args.end() });
         if (args[0] == "import-report")

@@ -589,8 +589,17 @@ std::int64_t pragmaInt(sqlite3* db, const char* sql)
     return st.step() ? st.i64(0) : 0;
 }
 
-/// Ordered migration steps: kMigrations[v - 1] moves a case from schema v to v + 1.
-const std::vector<const char*> kMigrations = {};
+/// The schema's section for `version` (schema.sql is cut by "-- == version N ==" lines).
+std::string schemaSection(int version)
+{
+    const std::string_view sql = casefile::kSchemaSql;
+    const std::string marker = "-- == version " + std::to_string(version) + " ==";
+    const auto begin = sql.find(marker);
+    if (begin == std::string_view::npos)
+        throw std::logic_error("schema.sql has no section for version " + std::to_string(version));
+    const auto end = sql.find("-- == version ", begin + marker.size());
+    return std::string(sql.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+}
 
 } // namespace
 
@@ -744,7 +753,8 @@ std::unique_ptr<CaseFile> CaseFile::create(
             exec(db, "BEGIN");
             exec(db, (std::string("PRAGMA application_id = ") + std::to_string(kCaseApplicationId) + ";").c_str());
             exec(db, (std::string("PRAGMA user_version = ") + std::to_string(kCaseSchemaVersion) + ";").c_str());
-            exec(db, casefile::kSchemaSql);
+            for (int v = 1; v <= kCaseSchemaVersion; ++v)
+                exec(db, schemaSection(v).c_str());
             {
                 Stmt meta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
                 const std::pair<const char*, std::string> rows[] = { { "format", "faultline-case" },
@@ -1098,8 +1108,8 @@ std::unique_ptr<CaseFile> CaseFile::open(
             vac.bind(1, backup).run();
             ::chmod(backup.c_str(), 0600);
             exec(c->m_db, "BEGIN IMMEDIATE");
-            for (int v = version; v < kCaseSchemaVersion; ++v)
-                exec(c->m_db, kMigrations[static_cast<std::size_t>(v - 1)]);
+            for (int v = version + 1; v <= kCaseSchemaVersion; ++v)
+                exec(c->m_db, schemaSection(v).c_str());
             exec(c->m_db, (std::string("PRAGMA user_version = ") + std::to_string(kCaseSchemaVersion)).c_str());
             exec(c->m_db, "COMMIT");
             c->m_notes.push_back(makeDiagnostic(Severity::Info, "case-migrated",
@@ -1828,6 +1838,187 @@ std::vector<Diagnostic> CaseFile::verify()
             found.insert(found.end(), errs.begin(), errs.end());
     }
     return found;
+}
+
+// --- annotations and expectations ------------------------------------------------------------------------------
+
+std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& errors)
+{
+    if (m_readOnly) {
+        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+        return 0;
+    }
+    static const std::set<std::string> kinds { "bookmark", "note", "tag", "narrative", "removed" };
+    if (!kinds.count(a.kind)) {
+        errors.push_back(makeDiagnostic(Severity::Error, "annotation-kind",
+            "unknown annotation kind '" + a.kind + "' (bookmark, note, tag or narrative)", m_path));
+        return 0;
+    }
+    std::int64_t id = 0;
+    guarded(m_path, errors, [&] {
+        Annotation x = a;
+        if (x.kind == "narrative")
+            x.target = "case";
+        if (x.target == "event") {
+            Stmt ev(m_db,
+                "SELECT e.line, s.file_id FROM events e LEFT JOIN sources s ON s.idx = e.source_idx "
+                "WHERE e.run_id = ? AND e.idx = ?");
+            ev.bind(1, x.runId).bind(2, x.eventIdx);
+            if (!ev.step())
+                fail(m_path, "annotation-target",
+                    "run " + std::to_string(x.runId) + " has no event " + std::to_string(x.eventIdx));
+            x.line = ev.u64(0);
+            x.fileId = ev.isNull(1) ? -1 : ev.i64(1);
+        } else if (x.target == "line") {
+            Stmt f(m_db, "SELECT line_count FROM files WHERE id = ?");
+            f.bind(1, x.fileId);
+            if (!f.step() || x.line == 0 || x.line > f.u64(0))
+                fail(m_path, "annotation-target", "the case has no such evidence line");
+        } else if (x.target != "case") {
+            fail(m_path, "annotation-target", "an annotation targets the case, an event or a line");
+        }
+        exec(m_db, "BEGIN IMMEDIATE");
+        try {
+            Stmt st(m_db,
+                "INSERT INTO annotations(kind, target, run_id, event_idx, file_id, line, text, author, "
+                "created_at, supersedes) VALUES (?,?,?,?,?,?,?,?,?,?)");
+            st.bind(1, x.kind).bind(2, x.target);
+            if (x.target == "event")
+                st.bind(3, x.runId).bind(4, x.eventIdx);
+            else
+                st.bindNull(3).bindNull(4);
+            if (x.fileId >= 0)
+                st.bind(5, x.fileId).bind(6, x.line);
+            else
+                st.bindNull(5).bindNull(6);
+            st.bind(7, x.text).bind(8, defaultAuthor(x.author)).bind(9, nowUtc());
+            if (x.supersedes > 0)
+                st.bind(10, x.supersedes);
+            else
+                st.bindNull(10);
+            st.run();
+            id = sqlite3_last_insert_rowid(m_db);
+            exec(m_db, "COMMIT");
+        } catch (...) {
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    });
+    return id;
+}
+
+bool CaseFile::removeAnnotation(std::int64_t id, const std::string& author, std::vector<Diagnostic>& errors)
+{
+    std::optional<Annotation> old;
+    for (auto& a : annotations(errors))
+        if (a.id == id)
+            old = a;
+    if (!old) {
+        errors.push_back(makeDiagnostic(
+            Severity::Error, "annotation-target", "no current annotation " + std::to_string(id), m_path));
+        return false;
+    }
+    Annotation r = *old;
+    r.kind = "removed";
+    r.author = author;
+    r.supersedes = id;
+    return annotate(r, errors) != 0;
+}
+
+std::vector<Annotation> CaseFile::annotations(std::vector<Diagnostic>& errors)
+{
+    std::vector<Annotation> out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db,
+            "SELECT a.id, a.kind, a.target, coalesce(a.run_id, 0), coalesce(a.event_idx, -1), "
+            "coalesce(a.file_id, -1), coalesce(f.path, ''), coalesce(a.line, 0), a.text, a.author, "
+            "a.created_at, coalesce(a.supersedes, 0) FROM annotations a LEFT JOIN files f ON f.id = a.file_id "
+            "WHERE a.kind <> 'removed' AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id) "
+            "ORDER BY a.id");
+        while (st.step()) {
+            Annotation a;
+            a.id = st.i64(0);
+            a.kind = st.text(1);
+            a.target = st.text(2);
+            a.runId = st.i64(3);
+            a.eventIdx = st.i64(4);
+            a.fileId = st.i64(5);
+            a.path = st.text(6);
+            a.line = st.u64(7);
+            a.text = st.text(8);
+            a.author = st.text(9);
+            a.createdAt = st.text(10);
+            a.supersedes = st.i64(11);
+            out.push_back(std::move(a));
+        }
+    });
+    return out;
+}
+
+std::int64_t CaseFile::expect(
+    std::int64_t run, const std::string& author, const std::string& note, std::vector<Diagnostic>& errors)
+{
+    if (m_readOnly) {
+        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+        return 0;
+    }
+    std::int64_t id = 0;
+    guarded(m_path, errors, [&] {
+        exec(m_db, "BEGIN IMMEDIATE");
+        try {
+            Stmt st(m_db,
+                "INSERT INTO expectations(run_id, outcome, domain, subdomain, cause_type, cause_node, author, "
+                "created_at, note) SELECT id, outcome, domain, subdomain, "
+                "coalesce(json_extract(verdict_json, '$.cause.type'), ''), "
+                "coalesce(json_extract(verdict_json, '$.cause.node'), ''), ?, ?, ? FROM runs WHERE id = ?");
+            st.bind(1, defaultAuthor(author)).bind(2, nowUtc()).bind(3, note).bind(4, run).run();
+            if (sqlite3_changes(m_db) != 1)
+                fail(m_path, "case-no-run", "the case has no run " + std::to_string(run));
+            id = sqlite3_last_insert_rowid(m_db);
+            exec(m_db, "COMMIT");
+        } catch (...) {
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    });
+    return id;
+}
+
+std::optional<Expectation> CaseFile::expectation(std::vector<Diagnostic>& errors)
+{
+    std::optional<Expectation> out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db,
+            "SELECT id, run_id, outcome, domain, subdomain, cause_type, cause_node, author, created_at, note "
+            "FROM expectations ORDER BY id DESC LIMIT 1");
+        if (st.step())
+            out = Expectation { st.i64(0), st.i64(1), st.text(2), st.text(3), st.text(4), st.text(5), st.text(6),
+                st.text(7), st.text(8), st.text(9) };
+    });
+    return out;
+}
+
+std::vector<std::string> CaseFile::checkExpectation(std::int64_t run, std::vector<Diagnostic>& errors)
+{
+    std::vector<std::string> out;
+    const auto e = expectation(errors);
+    if (!e)
+        return out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db,
+            "SELECT outcome, domain, subdomain, coalesce(json_extract(verdict_json, '$.cause.type'), ''), "
+            "coalesce(json_extract(verdict_json, '$.cause.node'), '') FROM runs WHERE id = ?");
+        st.bind(1, run);
+        if (!st.step())
+            fail(m_path, "case-no-run", "the case has no run " + std::to_string(run));
+        const std::pair<const char*, std::string> expected[] = { { "outcome", e->outcome }, { "domain", e->domain },
+            { "subdomain", e->subdomain }, { "cause type", e->causeType }, { "cause node", e->causeNode } };
+        for (int i = 0; i < 5; ++i)
+            if (st.text(i) != expected[i].second)
+                out.push_back(std::string(expected[i].first) + ": expected '" + expected[i].second + "', got '"
+                    + st.text(i) + "'");
+    });
+    return out;
 }
 
 } // namespace faultline::core

@@ -31,7 +31,7 @@ namespace faultline::core {
 
 class RuleCatalog;
 
-inline constexpr int kCaseSchemaVersion = 1;
+inline constexpr int kCaseSchemaVersion = 2;
 inline constexpr std::uint32_t kCaseApplicationId = 0x464C5443; // "FLTC"
 
 /// Called at named points of a long write ("chunk", "events", "before-commit", ...). Tests use it to kill the
@@ -165,6 +165,37 @@ struct RunDiff
     std::vector<std::string> changes; ///< one readable line per difference, "outcome: a → b"
 };
 
+/// A bookmark, note, tag or narrative (see schema.sql). Targets: the case, an event of a run, a line of a file.
+struct Annotation
+{
+    std::int64_t id = 0;
+    std::string kind; ///< bookmark | note | tag | narrative
+    std::string target; ///< case | event | line
+    std::int64_t runId = 0; ///< target event
+    std::int64_t eventIdx = -1;
+    std::int64_t fileId = -1; ///< target line (and where an event was found)
+    std::string path; ///< the file's path (filled when read)
+    std::uint64_t line = 0;
+    std::string text;
+    std::string author; ///< "" picks $FAULTLINE_AUTHOR / $USER
+    std::string createdAt;
+    std::int64_t supersedes = 0; ///< an edit: the annotation it replaces
+};
+
+struct Expectation
+{
+    std::int64_t id = 0;
+    std::int64_t runId = 0;
+    std::string outcome;
+    std::string domain;
+    std::string subdomain;
+    std::string causeType;
+    std::string causeNode;
+    std::string author;
+    std::string createdAt;
+    std::string note;
+};
+
 class CaseFile
 {
 public:
@@ -215,6 +246,20 @@ public:
     /// Searches the stored evidence line by line. `onMatch` returning false stops the search.
     std::optional<GrepStats> grep(
         const GrepQuery& query, const std::function<bool(const GrepMatch&)>& onMatch, std::vector<Diagnostic>& errors);
+
+    /// Adds an annotation (an edit when `supersedes` is set). Returns its id, or 0 with errors.
+    std::int64_t annotate(const Annotation& a, std::vector<Diagnostic>& errors);
+    /// Removes an annotation by adding a 'removed' row that supersedes it (history is kept).
+    bool removeAnnotation(std::int64_t id, const std::string& author, std::vector<Diagnostic>& errors);
+    /// The current annotations: not superseded, not removed; in creation order.
+    std::vector<Annotation> annotations(std::vector<Diagnostic>& errors);
+
+    /// Marks run `run`'s verdict as the expected one. Returns the expectation's id, or 0 with errors.
+    std::int64_t expect(
+        std::int64_t run, const std::string& author, const std::string& note, std::vector<Diagnostic>& errors);
+    std::optional<Expectation> expectation(std::vector<Diagnostic>& errors);
+    /// How run `run` departs from the case's expectation ("outcome: expected a, got b"); empty when it meets it.
+    std::vector<std::string> checkExpectation(std::int64_t run, std::vector<Diagnostic>& errors);
 
     /// Full check: SQLite's quick_check, then every chunk and file hash. Returns the problems found.
     std::vector<Diagnostic> verify();

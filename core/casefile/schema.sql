@@ -3,14 +3,17 @@
 -- documentation and its source: the build embeds it, and a new case is created by running it.
 --
 -- Identification: PRAGMA application_id = 1179407427 (0x464C5443, "FLTC"); PRAGMA user_version = the schema
--- version (this file: 1). Older versions are migrated forward by ordered steps in case_file.cpp, after a backup copy
--- of the file is written next to it. A case from a newer schema is refused, or opened read-only when its
+-- version (this file: 2). The file is cut into sections, one per version: a new case runs them all; an older case
+-- is migrated forward by running the sections after its version, in one transaction, after a backup copy of the
+-- file is written next to it. A section may only add to what came before (or alter it with SQL of its own). A case from a newer schema is refused, or opened read-only when its
 -- meta.read_compat_version says this build can read it.
 --
 -- Conventions: times are int64 nanoseconds since the Unix epoch, UTC (NULL when unknown); wall-clock stamps of
 -- actions (created_at) are RFC 3339 UTC text. Lines are 1-based, byte offsets 0-based. Node names are the
 -- normalised short host names the engine uses. Every write is one transaction; the file uses WAL while open and
 -- is checkpointed to a single self-contained file when closed.
+
+-- == version 1 ==
 
 -- Key/value facts about the case: format, created_at, created_by (application and version), bundle_root,
 -- read_compat_version (the oldest schema version that can still read this file).
@@ -229,3 +232,39 @@ CREATE TABLE events (
 CREATE INDEX events_by_time ON events(run_id, time_ns);
 CREATE INDEX events_by_node ON events(run_id, node, time_ns);
 CREATE INDEX events_by_type ON events(run_id, type, time_ns);
+
+-- == version 2 ==
+
+-- Annotations: bookmarks, notes and tags on an event or on a line of the evidence, and the case narrative. Each
+-- carries an author and a time. Rows are never changed: an edit is a new row that names the one it supersedes,
+-- and a removal is a new row of kind 'removed' that supersedes it; the history stays readable.
+CREATE TABLE annotations (
+    id         INTEGER PRIMARY KEY,
+    kind       TEXT NOT NULL,             -- bookmark | note | tag | narrative | removed
+    target     TEXT NOT NULL,             -- case | event | line
+    run_id     INTEGER REFERENCES runs(id), -- target 'event': the run and the event's idx in it
+    event_idx  INTEGER,
+    file_id    INTEGER REFERENCES files(id), -- target 'line' (and 'event': where the event was found)
+    line       INTEGER,
+    text       TEXT NOT NULL,             -- the note, the tag, the bookmark's title or the narrative (Markdown)
+    author     TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    supersedes INTEGER REFERENCES annotations(id)
+);
+CREATE INDEX annotations_by_line ON annotations(file_id, line);
+CREATE INDEX annotations_by_event ON annotations(run_id, event_idx);
+
+-- Expectations: a reviewer marks a run's verdict as the expected one. The latest row is the case's expectation;
+-- earlier rows stay as history. Rule regression compares new runs against it.
+CREATE TABLE expectations (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    outcome    TEXT NOT NULL,
+    domain     TEXT NOT NULL,
+    subdomain  TEXT NOT NULL,
+    cause_type TEXT NOT NULL,             -- '' when the run had no cause
+    cause_node TEXT NOT NULL,
+    author     TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    note       TEXT NOT NULL
+);

@@ -512,7 +512,7 @@ std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, con
             .bind(22, i < v.linkVia.size() ? v.linkVia[i] : std::string())
             .bind(23, fieldsJson(e))
             .run();
-        if (checkpoint && i % 256 == 255)
+        if (checkpoint && i % 64 == 63)
             checkpoint("events");
     }
     return id;
@@ -1068,8 +1068,23 @@ std::unique_ptr<CaseFile> CaseFile::open(
             if (c->m_db)
                 sqlite3_close_v2(c->m_db);
             c->m_db = nullptr;
-            const int rc = sqlite3_open_v2(path.c_str(), &c->m_db,
-                (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, nullptr);
+            // A read-only look at a case that no process is writing (no -wal file) opens it immutable, so SQLite
+            // creates no -wal/-shm files beside it: a read-only open leaves the directory as it was.
+            const bool immutable = ro && !fileExists(path + "-wal");
+            std::string uri = "file:";
+            for (const char ch : path) {
+                if (ch == '?' || ch == '#' || ch == '%') {
+                    char hex[4];
+                    std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(ch));
+                    uri += hex;
+                } else {
+                    uri += ch;
+                }
+            }
+            if (immutable)
+                uri += "?immutable=1";
+            const int rc = sqlite3_open_v2(uri.c_str(), &c->m_db,
+                (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
             if (rc != SQLITE_OK)
                 casefile::throwSql(c->m_db, rc, "open");
             sqlite3_busy_timeout(c->m_db, 5000);
@@ -1077,7 +1092,8 @@ std::unique_ptr<CaseFile> CaseFile::open(
         // First look read-only: nothing is written to a file that turns out to be damaged or foreign.
         connect(true);
         const auto appId = static_cast<std::uint32_t>(pragmaInt(c->m_db, "PRAGMA application_id"));
-        const int version = static_cast<int>(pragmaInt(c->m_db, "PRAGMA user_version"));
+        int version = static_cast<int>(pragmaInt(c->m_db, "PRAGMA user_version"));
+        bool migrated = false;
         if (appId != kCaseApplicationId)
             fail(path, "case-not-faultline",
                 "an SQLite database, but not a Faultline case (application_id " + std::to_string(appId) + ")");
@@ -1116,13 +1132,15 @@ std::unique_ptr<CaseFile> CaseFile::open(
                 "migrated the case from schema " + std::to_string(version) + " to " + std::to_string(kCaseSchemaVersion)
                     + "; the original is kept as " + backup,
                 path));
+            version = kCaseSchemaVersion;
+            migrated = true;
         }
-        c->m_schema = std::min(version, kCaseSchemaVersion);
-        if (!readOnly && (version < kCaseSchemaVersion ? true : (connect(false), true)))
+        c->m_schema = version;
+        if (!readOnly && !migrated)
+            connect(false);
+        if (!readOnly)
             exec(c->m_db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
         c->m_readOnly = readOnly;
-        if (version > kCaseSchemaVersion)
-            c->m_schema = version;
         // The chunk index must be whole: a missing chunk makes the evidence unreadable past it.
         Stmt chk(c->m_db,
             "SELECT f.id, f.path, f.chunk_count, (SELECT count(*) FROM chunks c WHERE c.file_id = f.id) "

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <iostream>
 
 namespace fs = std::filesystem;
@@ -208,6 +209,10 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         return kExitCatalog;
     const auto t0 = std::chrono::steady_clock::now();
     const core::BundleInput input = importers::collectBundle(bundles, load);
+    // A case's evidence is hashed and compressed while the import and the analysis run.
+    std::future<std::shared_ptr<const core::PreparedEvidence>> prepared;
+    if (!casePath.empty())
+        prepared = std::async(std::launch::async, [&] { return core::prepareCaseEvidence(input, opts.threads); });
     core::EvidenceSet evidence = importers::importBundle(input, load);
     const auto t1 = std::chrono::steady_clock::now();
     if (evidence.sources.empty()) {
@@ -216,6 +221,10 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         std::cerr << "faultline-cli: no readable evidence in " << bundles.front() << '\n';
         return kExitNoEvidence;
     }
+    std::future<std::shared_ptr<const core::PreparedObservations>> preparedObservations;
+    if (!casePath.empty())
+        preparedObservations =
+            std::async(std::launch::async, [&] { return core::prepareCaseObservations(evidence, opts.threads); });
     const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
     const auto t2 = std::chrono::steady_clock::now();
     auto ms = [](auto d) {
@@ -230,6 +239,8 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         req.evidence = &evidence;
         req.verdict = &verdict;
         req.importMs = ms(t1 - t0);
+        req.prepared = prepared.get();
+        req.preparedObservations = preparedObservations.get();
         req.jobOption = load.jobId;
         req.threads = opts.threads;
         req.run.rulesDir = fs::absolute(rulesDir).string();
@@ -237,6 +248,17 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         req.run.durationMs = ms(t2 - t1);
         req.run.windowFromNs = opts.windowFromNs;
         req.run.windowToNs = opts.windowToNs;
+        auto last = std::chrono::steady_clock::now();
+        std::string lastStep;
+        if (timings)
+            req.checkpoint = [&](std::string_view step) {
+                if (step == lastStep)
+                    return;
+                const auto now = std::chrono::steady_clock::now();
+                std::cerr << "timings: case " << step << " +" << ms(now - last) << " ms\n";
+                last = now;
+                lastStep = step;
+            };
         std::vector<core::Diagnostic> errors;
         auto created = core::CaseFile::create(casePath, req, errors);
         if (!created)
@@ -382,6 +404,13 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
               << '\n';
     for (const auto& line : d->changes)
         std::cout << "  " << line << '\n';
+    if (const auto e = c->expectation(errors)) {
+        const auto misses = c->checkExpectation(id, errors);
+        std::cout << "expectation (run " << e->runId << ", marked by " << e->author
+                  << "): " << (misses.empty() ? "met" : "NOT met") << '\n';
+        for (const auto& m : misses)
+            std::cout << "  " << m << '\n';
+    }
     return kExitOk;
 }
 

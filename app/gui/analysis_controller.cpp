@@ -2,6 +2,8 @@
 #include "app/gui/analysis_controller.h"
 
 #include "core/analysis/analyzer.h"
+#include "core/casefile/case_file.h"
+#include "core/report/verdict_report.h"
 #include "importers/bundle_loader.h"
 
 #include <QPromise>
@@ -36,14 +38,11 @@ void AnalysisController::cancel()
         m_watcher->cancel();
 }
 
-void AnalysisController::start(const QStringList& bundlePaths)
+void AnalysisController::launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&)> work)
 {
     cancel();
     const quint64 generation = ++m_generation;
     m_cancel = std::make_shared<std::atomic_bool>(false);
-    std::vector<std::string> paths;
-    for (const auto& p : bundlePaths)
-        paths.push_back(p.toStdString());
     const std::string rules = m_rulesDir.toStdString();
     auto cancelFlag = m_cancel;
 
@@ -69,42 +68,180 @@ void AnalysisController::start(const QStringList& bundlePaths)
         else
             Q_EMIT analysisFinished(out.result);
     });
-    QFuture<Outcome> future = QtConcurrent::run(&m_pool, [paths, rules, cancelFlag](QPromise<Outcome>& promise) {
+    QFuture<Outcome> future = QtConcurrent::run(&m_pool, [work, rules, cancelFlag](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 100);
-        promise.setProgressValueAndText(2, QObject::tr("Loading rules"));
+        work(promise, rules, *cancelFlag);
+    });
+    watcher->setFuture(future);
+}
+
+namespace {
+
+QString diagnosticsText(const std::vector<core::Diagnostic>& errors)
+{
+    QStringList lines;
+    for (const auto& d : errors)
+        lines << QString::fromStdString(d.format());
+    return lines.join(QLatin1Char('\n'));
+}
+
+/// Loads the catalog, imports `input` and analyses it: the common tail of opening a bundle and opening a case.
+template <class Promise, class Outcome>
+bool importAndAnalyse(Promise& promise, const std::string& rules, std::atomic_bool& cancel,
+    std::shared_ptr<core::BundleInput> input, Outcome& out, const std::string& jobId = {})
+{
+    promise.setProgressValueAndText(2, QObject::tr("Loading rules"));
+    auto catalog = core::RuleCatalog::load(rules);
+    if (!catalog.ok()) {
+        out.error = QObject::tr("The rule catalog has errors:\n%1").arg(QString::fromStdString(catalog.asText()));
+        return false;
+    }
+    importers::LoadOptions load;
+    load.cancel = &cancel;
+    load.jobId = jobId;
+    load.progress = [&promise](std::size_t done, std::size_t total, const std::string&) {
+        if (total > 0)
+            promise.setProgressValueAndText(
+                25 + static_cast<int>(50 * done / total), QObject::tr("Importing evidence"));
+    };
+    promise.setProgressValueAndText(25, QObject::tr("Importing evidence"));
+    auto evidence = std::make_shared<core::EvidenceSet>(importers::importBundle(*input, load));
+    if (promise.isCanceled() || cancel.load())
+        return false;
+    promise.setProgressValueAndText(75, QObject::tr("Correlating"));
+    core::AnalysisOptions opts;
+    opts.cancel = &cancel;
+    auto verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *catalog.catalog, opts));
+    if (promise.isCanceled() || cancel.load())
+        return false;
+    if (evidence->sources.empty())
+        out.error = QObject::tr("No readable evidence in %1").arg(QString::fromStdString(input->root));
+    out.result.evidence = std::move(evidence);
+    out.result.verdict = std::move(verdict);
+    out.result.input = std::move(input);
+    return true;
+}
+
+} // namespace
+
+void AnalysisController::start(const QStringList& bundlePaths)
+{
+    std::vector<std::string> paths;
+    for (const auto& p : bundlePaths)
+        paths.push_back(p.toStdString());
+    launch([paths](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
         Outcome out;
-        auto catalog = core::RuleCatalog::load(rules);
-        if (!catalog.ok()) {
-            out.error = QObject::tr("The rule catalog has errors:\n%1").arg(QString::fromStdString(catalog.asText()));
-            promise.addResult(out);
-            return;
-        }
+        promise.setProgressValueAndText(5, QObject::tr("Reading the bundle"));
         importers::LoadOptions load;
-        load.cancel = cancelFlag.get();
-        load.progress = [&promise](std::size_t done, std::size_t total, const std::string&) {
-            if (total > 0)
-                promise.setProgressValueAndText(
-                    5 + static_cast<int>(70 * done / total), QObject::tr("Importing evidence"));
-        };
-        promise.setProgressValueAndText(5, QObject::tr("Importing evidence"));
-        auto evidence = std::make_shared<core::EvidenceSet>(importers::loadBundle(paths, load));
-        if (promise.isCanceled() || cancelFlag->load())
+        load.cancel = &cancel;
+        auto input = std::make_shared<core::BundleInput>(importers::collectBundle(paths, load));
+        if (!importAndAnalyse(promise, rules, cancel, std::move(input), out) && out.error.isEmpty())
             return;
-        promise.setProgressValueAndText(75, QObject::tr("Correlating"));
-        core::AnalysisOptions opts;
-        opts.cancel = cancelFlag.get();
-        auto verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *catalog.catalog, opts));
-        if (promise.isCanceled() || cancelFlag->load())
-            return;
-        if (evidence->sources.empty())
-            out.error = QObject::tr("No readable evidence in %1")
-                            .arg(QString::fromStdString(paths.empty() ? "" : paths.front()));
-        out.result.evidence = std::move(evidence);
-        out.result.verdict = std::move(verdict);
         promise.setProgressValueAndText(100, QObject::tr("Done"));
         promise.addResult(out);
     });
-    watcher->setFuture(future);
+}
+
+void AnalysisController::openCase(const QString& casePath)
+{
+    const std::string path = casePath.toStdString();
+    launch([path](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
+        Outcome out;
+        promise.setProgressValueAndText(5, QObject::tr("Reading the case"));
+        std::vector<core::Diagnostic> errors;
+        auto c = core::CaseFile::open(path, {}, errors);
+        std::optional<core::BundleInput> input;
+        if (c)
+            input = c->loadInput(errors);
+        if (!c || !input) {
+            out.error = QObject::tr("Cannot open the case:\n%1").arg(diagnosticsText(errors));
+            promise.addResult(out);
+            return;
+        }
+        const std::string job = c->importJobOption(errors);
+        if (!importAndAnalyse(promise, rules, cancel, std::make_shared<core::BundleInput>(std::move(*input)), out, job)
+            && out.error.isEmpty())
+            return;
+        out.result.casePath = path;
+        const auto runs = c->runs(errors);
+        if (!runs.empty() && out.result.verdict) {
+            out.result.storedRun = runs.back().id;
+            const auto stored = c->verdictJson(runs.back().id, errors);
+            out.result.matchesStoredRun =
+                stored && *stored == core::verdictToJson(*out.result.verdict, *out.result.evidence);
+        }
+        promise.setProgressValueAndText(100, QObject::tr("Done"));
+        promise.addResult(out);
+    });
+}
+
+void AnalysisController::runCaseWrite(std::function<QString(QString&)> work)
+{
+    auto* watcher = new QFutureWatcher<std::pair<QString, QString>>(this);
+    connect(watcher, &QFutureWatcher<std::pair<QString, QString>>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const auto [error, summary] = watcher->result();
+        if (error.isEmpty())
+            Q_EMIT caseSaved(summary.section(QLatin1Char('\t'), 0, 0), summary.section(QLatin1Char('\t'), 1));
+        else
+            Q_EMIT caseFailed(error);
+    });
+    watcher->setFuture(QtConcurrent::run(&m_pool, [work] {
+        QString summary;
+        QString error = work(summary);
+        return std::make_pair(error, summary);
+    }));
+}
+
+void AnalysisController::saveCase(const QString& casePath, const views::AnalysisResult& result)
+{
+    const std::string path = casePath.toStdString();
+    const std::string rules = m_rulesDir.toStdString();
+    runCaseWrite([path, rules, result](QString& summary) -> QString {
+        if (!result.input || !result.evidence || !result.verdict)
+            return QObject::tr("Nothing to save: analyse a bundle first");
+        auto catalog = core::RuleCatalog::load(rules);
+        core::CaseCreateRequest req;
+        req.input = result.input.get();
+        req.evidence = result.evidence.get();
+        req.verdict = result.verdict.get();
+        req.run.rulesDir = rules;
+        req.run.catalog = catalog.catalog.get();
+        std::vector<core::Diagnostic> errors;
+        if (!core::CaseFile::create(path, req, errors))
+            return QObject::tr("The case was not saved:\n%1").arg(diagnosticsText(errors));
+        summary = QString::fromStdString(path) + QLatin1Char('\t') + QObject::tr("case saved with run 1");
+        return {};
+    });
+}
+
+void AnalysisController::addRun(const views::AnalysisResult& result)
+{
+    const std::string rules = m_rulesDir.toStdString();
+    runCaseWrite([rules, result](QString& summary) -> QString {
+        if (result.casePath.empty() || !result.evidence || !result.verdict)
+            return QObject::tr("This analysis did not come from a case: save it as a case instead");
+        std::vector<core::Diagnostic> errors;
+        auto c = core::CaseFile::open(result.casePath, {}, errors);
+        if (!c)
+            return QObject::tr("Cannot open the case:\n%1").arg(diagnosticsText(errors));
+        auto catalog = core::RuleCatalog::load(rules);
+        core::RunContext ctx;
+        ctx.rulesDir = rules;
+        ctx.catalog = catalog.catalog.get();
+        ctx.fingerprint = core::evidenceFingerprint(*result.evidence);
+        const auto id = c->addRun(*result.verdict, *result.evidence, ctx, errors);
+        if (id == 0)
+            return QObject::tr("The run was not added:\n%1").arg(diagnosticsText(errors));
+        QString text = QObject::tr("run %1 added").arg(id);
+        if (result.storedRun > 0)
+            if (const auto d = c->diff(result.storedRun, id, errors))
+                text += d->same
+                    ? QObject::tr(" (same verdict as run %1)").arg(result.storedRun)
+                    : QObject::tr(" (%1 change(s) from run %2)").arg(d->changes.size()).arg(result.storedRun);
+        summary = QString::fromStdString(result.casePath) + QLatin1Char('\t') + text;
+        return {};
+    });
 }
 
 } // namespace faultline::app

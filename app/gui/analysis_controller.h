@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs import + analysis off the UI thread (QtConcurrent "run with promise"), reports progress, can be
-// cancelled, and drops results of superseded runs (generation counter, as hotspot's JobTracker).
+// cancelled, and drops results of superseded runs (generation counter, as hotspot's JobTracker). The same worker
+// opens case files (re-importing their stored evidence), saves an analysis as a new case, and adds a run to one.
 // Thread affinity: the object lives on the UI thread; signals are emitted there.
 #pragma once
 
@@ -9,11 +10,13 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
+#include <QPromise>
 #include <QString>
 #include <QStringList>
 #include <QThreadPool>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace faultline::app {
@@ -26,6 +29,13 @@ public:
     ~AnalysisController() override;
 
     void start(const QStringList& bundlePaths);
+    /// Opens a case: its stored evidence is re-imported and analysed with the current catalog, and the result
+    /// says whether it reproduces the case's latest run.
+    void openCase(const QString& casePath);
+    /// Saves `result` (an analysed bundle) as a new case file; `caseSaved` or `caseFailed` follows.
+    void saveCase(const QString& casePath, const faultline::views::AnalysisResult& result);
+    /// Adds `result`'s verdict to the case it came from as a new run.
+    void addRun(const faultline::views::AnalysisResult& result);
     void cancel();
     bool isRunning() const;
 
@@ -33,8 +43,14 @@ Q_SIGNALS:
     void progressChanged(int percent, const QString& what);
     void analysisFinished(const faultline::views::AnalysisResult& result);
     void analysisFailed(const QString& message);
+    void caseSaved(const QString& casePath, const QString& summary);
+    void caseFailed(const QString& message);
 
 private:
+    struct Outcome;
+    void launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&)> work);
+    void runCaseWrite(std::function<QString(QString&)> work);
+
     struct Outcome
     {
         views::AnalysisResult result;

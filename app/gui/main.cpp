@@ -4,6 +4,7 @@
 #include "app/common/rules_location.h"
 #include "app/gui/main_window.h"
 #include "core/analysis/analyzer.h"
+#include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/version.h"
 #include "importers/bundle_loader.h"
@@ -23,8 +24,27 @@ bool haveDisplay()
     return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
 }
 
+bool isCase(const std::string& path)
+{
+    return path.size() > 10 && path.compare(path.size() - 10, 10, ".faultline") == 0;
+}
+
 int printVerdict(const std::string& bundle, const std::string& rules)
 {
+    if (isCase(bundle)) {
+        // A case prints its latest stored run, as 'faultline-cli show' does.
+        std::vector<faultline::core::Diagnostic> errors;
+        auto c = faultline::core::CaseFile::open(bundle, { true, true }, errors);
+        const auto runs = c ? c->runs(errors) : std::vector<faultline::core::RunInfo> {};
+        const auto text = runs.empty() ? std::nullopt : c->verdictText(runs.back().id, errors);
+        for (const auto& d : errors)
+            std::cerr << d.format() << '\n';
+        if (!text)
+            return 5;
+        std::cout << "faultline: no display; printing the case's latest verdict instead of opening the workbench\n\n"
+                  << *text;
+        return 0;
+    }
     auto catalog = faultline::core::RuleCatalog::load(rules);
     if (!catalog.ok()) {
         std::cerr << catalog.asText();
@@ -63,7 +83,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Forensic workbench for failed distributed AI jobs"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("Evidence bundle to open"));
+    parser.addPositionalArgument(
+        QStringLiteral("bundle"), QStringLiteral("Evidence bundle or case file (*.faultline) to open"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QStringLiteral("Write a PNG of the window once the verdict is shown, then quit"), QStringLiteral("png"));
     parser.addOption(screenshot);
@@ -71,8 +92,13 @@ int main(int argc, char** argv)
 
     faultline::app::MainWindow window(QString::fromStdString(rules));
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openBundle(parser.positionalArguments().constFirst());
+    if (!parser.positionalArguments().isEmpty()) {
+        const QString first = parser.positionalArguments().constFirst();
+        if (first.endsWith(QLatin1String(".faultline")))
+            window.openCase(first);
+        else
+            window.openBundle(first);
+    }
     if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);
         QObject::connect(&window, &faultline::app::MainWindow::resultShown, &window, [&window, png] {

@@ -31,6 +31,15 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open Bundle…"), this, &MainWindow::chooseBundle);
     open->setShortcut(QKeySequence::Open);
+    auto* openCaseAction = file->addAction(tr("Open &Case…"), this, &MainWindow::chooseCase);
+    openCaseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_saveCase = file->addAction(tr("&Save as Case…"), this, &MainWindow::chooseSaveCase);
+    m_saveCase->setShortcut(QKeySequence::Save);
+    m_addRun = file->addAction(tr("&Add This Run to the Case"), this, [this] {
+        m_status->setText(tr("Adding the run to the case…"));
+        m_controller->addRun(m_result);
+    });
+    file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
     statusBar()->addWidget(m_status, 1);
@@ -45,6 +54,21 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
     });
     connect(m_controller, &AnalysisController::analysisFinished, this, &MainWindow::showResult);
     connect(m_controller, &AnalysisController::analysisFailed, this, &MainWindow::showFailure);
+    connect(m_controller, &AnalysisController::caseSaved, this, [this](const QString& path, const QString& summary) {
+        if (m_result.casePath.empty()) {
+            // The shown analysis now lives in that case: later runs can be added to it.
+            m_result.casePath = path.toStdString();
+            m_result.storedRun = 1;
+            m_result.matchesStoredRun = true;
+        }
+        m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
+        updateActions();
+    });
+    connect(m_controller, &AnalysisController::caseFailed, this, [this](const QString& message) {
+        m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
+        m_status->setToolTip(message);
+    });
+    updateActions();
     resize(1280, 820);
 }
 
@@ -55,8 +79,55 @@ void MainWindow::chooseBundle()
         openBundle(dir);
 }
 
+void MainWindow::chooseCase()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Case"), m_bundle, tr("Faultline cases (*.faultline)"));
+    if (!path.isEmpty())
+        openCase(path);
+}
+
+void MainWindow::chooseSaveCase()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save as Case"), m_bundle + QStringLiteral(".faultline"),
+        tr("Faultline cases (*.faultline)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".faultline")))
+        path += QStringLiteral(".faultline");
+    saveCase(path);
+}
+
+void MainWindow::saveCase(const QString& path)
+{
+    m_status->setText(tr("Saving the case…"));
+    m_controller->saveCase(path, m_result);
+}
+
+void MainWindow::updateActions()
+{
+    const bool analysed = m_result.verdict != nullptr;
+    m_saveCase->setEnabled(analysed && m_result.input && m_result.casePath.empty());
+    m_addRun->setEnabled(analysed && !m_result.casePath.empty() && !m_result.matchesStoredRun);
+}
+
+void MainWindow::openCase(const QString& path)
+{
+    m_bundle = path;
+    m_result = {};
+    updateActions();
+    setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
+    m_view->clear(tr("Opening case %1…").arg(path));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_controller->openCase(path);
+}
+
 void MainWindow::openBundle(const QString& path)
 {
+    m_result = {};
+    updateActions();
     m_bundle = path;
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_view->clear(tr("Analysing %1…").arg(path));
@@ -71,12 +142,19 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_view->setResult(result);
+    m_result = result;
+    updateActions();
     const auto& v = *result.verdict;
-    m_status->setText(tr("%1 sources, %2 records, %3 events · catalog %4 %5")
-                          .arg(result.evidence->sources.size())
-                          .arg(result.evidence->observations.size())
-                          .arg(v.events.size())
-                          .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion)));
+    QString status = tr("%1 sources, %2 records, %3 events · catalog %4 %5")
+                         .arg(result.evidence->sources.size())
+                         .arg(result.evidence->observations.size())
+                         .arg(v.events.size())
+                         .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion));
+    if (!result.casePath.empty())
+        status += result.matchesStoredRun
+            ? tr(" · reproduces the case's run %1").arg(result.storedRun)
+            : tr(" · differs from the case's run %1 (File ▸ Add This Run to the Case keeps it)").arg(result.storedRun);
+    m_status->setText(status);
     Q_EMIT resultShown();
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The workbench main window. In this first version it opens a bundle and shows its verdict; the linked views
-// (timeline, provenance, charts) arrive with the Workbench issue.
+// The workbench main window. In this first version it opens a bundle or a case file and shows its verdict, saves an
+// analysis as a case and adds runs to an open case; the linked views (timeline, provenance, charts) arrive with the
+// Workbench issue.
 #pragma once
 
 #include "views/models/analysis_result.h"
 
 #include <QMainWindow>
 
+class QAction;
 class QProgressBar;
 class QPushButton;
 class QLabel;
@@ -26,12 +28,19 @@ public:
     explicit MainWindow(const QString& rulesDir, QWidget* parent = nullptr);
 
     void openBundle(const QString& path);
+    /// Opens a case file: its stored evidence is re-analysed off the UI thread and compared with its latest run.
+    void openCase(const QString& path);
+    /// Saves the shown analysis as a new case (off the UI thread).
+    void saveCase(const QString& path);
 
 Q_SIGNALS:
     void resultShown();
 
 private:
     void chooseBundle();
+    void chooseCase();
+    void chooseSaveCase();
+    void updateActions();
     void showResult(const views::AnalysisResult& result);
     void showFailure(const QString& message);
 
@@ -41,6 +50,9 @@ private:
     QPushButton* m_cancel;
     QLabel* m_status;
     QString m_bundle;
+    views::AnalysisResult m_result;
+    QAction* m_saveCase = nullptr;
+    QAction* m_addRun = nullptr;
 };
 
 } // namespace faultline::app

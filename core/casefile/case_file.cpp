@@ -37,9 +37,47 @@ using casefile::exec;
 using casefile::SqlFailure;
 using casefile::Stmt;
 
+struct PreparedChunk
+{
+    std::size_t file = 0;
+    std::uint64_t seq = 0;
+    std::uint64_t firstByte = 0;
+    std::uint64_t firstLine = 0;
+    bool startsLine = true;
+    std::uint64_t newlines = 0;
+    std::string_view raw;
+    std::string sha;
+    std::string data;
+};
+
+struct PreparedObservations
+{
+    struct Block
+    {
+        std::uint32_t source = 0;
+        NodeId node = kNoNode;
+        SourceKind kind = SourceKind::Other;
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+        std::int64_t minNs = INT64_MIN;
+        std::int64_t maxNs = INT64_MIN;
+        std::string data;
+    };
+    const EvidenceSet* evidence = nullptr;
+    std::vector<Block> blocks;
+    std::string fingerprint;
+};
+
+struct PreparedEvidence
+{
+    const BundleInput* input = nullptr;
+    std::vector<PreparedChunk> chunks;
+    std::vector<std::string> fileSha;
+};
+
 namespace {
 
-constexpr std::size_t kChunkTarget = 256 * 1024;
+constexpr std::size_t kChunkTarget = 64 * 1024;
 constexpr std::size_t kBlockRecords = 4096;
 constexpr std::size_t kMaxGrepLine = 4096;
 
@@ -168,18 +206,23 @@ private:
 
 std::string compress(std::string_view raw, int level)
 {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    const std::size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), level);
+    // One compression context per thread: creating one per chunk costs more than compressing 64 KiB.
+    thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> ctx(ZSTD_createCCtx(), &ZSTD_freeCCtx);
+    // Compress into a reused scratch buffer and keep only the compressed bytes: fresh bound-sized buffers per
+    // chunk would touch (and fault in) as much memory as the evidence itself.
+    thread_local std::vector<char> scratch;
+    scratch.resize(std::max(scratch.size(), ZSTD_compressBound(raw.size())));
+    const std::size_t n = ZSTD_compressCCtx(ctx.get(), scratch.data(), scratch.size(), raw.data(), raw.size(), level);
     if (ZSTD_isError(n))
         throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-    out.resize(n);
-    return out;
+    return std::string(scratch.data(), n);
 }
 
 void decompressInto(
     std::string_view data, std::size_t rawSize, char* out, const std::string& file, const std::string& what)
 {
-    const std::size_t n = ZSTD_decompress(out, rawSize, data.data(), data.size());
+    thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> ctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
+    const std::size_t n = ZSTD_decompressDCtx(ctx.get(), out, rawSize, data.data(), data.size());
     if (ZSTD_isError(n) || n != rawSize)
         fail(file, "case-altered",
             what + " does not decompress to its recorded size (" + (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "size")
@@ -246,21 +289,8 @@ std::uint64_t countNewlines(std::string_view s)
     return n;
 }
 
-struct ChunkPlan
-{
-    std::size_t file = 0;
-    std::uint64_t seq = 0;
-    std::uint64_t firstByte = 0;
-    std::uint64_t firstLine = 0;
-    bool startsLine = true;
-    std::uint64_t newlines = 0;
-    std::string_view raw;
-    std::string sha;
-    std::string data;
-};
-
 /// Cuts a file into chunks after a newline near kChunkTarget bytes (inside a longer line when there is none).
-void planChunks(std::size_t file, std::string_view bytes, std::vector<ChunkPlan>& out)
+void planChunks(std::size_t file, std::string_view bytes, std::vector<PreparedChunk>& out)
 {
     std::uint64_t line = 1;
     std::size_t pos = 0;
@@ -272,7 +302,7 @@ void planChunks(std::size_t file, std::string_view bytes, std::vector<ChunkPlan>
             if (nl != std::string_view::npos)
                 end = pos + nl + 1;
         }
-        ChunkPlan c;
+        PreparedChunk c;
         c.file = file;
         c.seq = seq++;
         c.firstByte = pos;
@@ -607,36 +637,50 @@ std::string schemaSection(int version)
 
 std::string evidenceFingerprint(const EvidenceSet& evidence)
 {
-    Sha256 h;
-    std::string buf;
-    buf.reserve(1 << 16);
-    auto put = [&](std::uint64_t v) {
-        for (int i = 0; i < 8; ++i)
-            buf.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    // Ranges of records are hashed on every core, then the range digests and the node names are hashed together.
+    struct Packed
+    {
+        std::uint64_t line, offset, time, precision;
+        std::uint32_t source, length, node;
+        std::uint8_t kind, quality, outOfScope, pad;
     };
-    for (const auto& o : evidence.observations) {
-        put(o.where.source);
-        put(o.where.line);
-        put(o.where.byteOffset);
-        put(o.where.length);
-        put(static_cast<std::uint64_t>(o.timeNs));
-        put(static_cast<std::uint64_t>(o.precisionNs));
-        const std::string node = evidence.nodeName(o.node);
-        buf += node;
-        buf.push_back('\0');
-        buf.push_back(static_cast<char>(o.kind));
-        buf.push_back(static_cast<char>(o.quality));
-        buf.push_back(o.outOfScope ? '1' : '0');
-        if (buf.size() > 60000) {
-            h.update(buf);
-            buf.clear();
+    static_assert(sizeof(Packed) == 48);
+    constexpr std::size_t kRange = 1 << 16;
+    const std::size_t ranges = (evidence.observations.size() + kRange - 1) / kRange;
+    std::vector<std::string> digests(ranges);
+    parallelFor(ranges, std::max(1u, std::thread::hardware_concurrency()), [&](std::size_t r) {
+        std::vector<Packed> buf;
+        const std::size_t end = std::min(evidence.observations.size(), (r + 1) * kRange);
+        buf.reserve(end - r * kRange);
+        for (std::size_t i = r * kRange; i < end; ++i) {
+            const auto& o = evidence.observations[i];
+            Packed p {};
+            p.line = o.where.line;
+            p.offset = o.where.byteOffset;
+            p.time = static_cast<std::uint64_t>(o.timeNs);
+            p.precision = static_cast<std::uint64_t>(o.precisionNs);
+            p.source = o.where.source;
+            p.length = o.where.length;
+            p.node = o.node;
+            p.kind = static_cast<std::uint8_t>(o.kind);
+            p.quality = static_cast<std::uint8_t>(o.quality);
+            p.outOfScope = o.outOfScope ? 1 : 0;
+            buf.push_back(p);
         }
+        digests[r] =
+            Sha256::hex(std::string_view(reinterpret_cast<const char*>(buf.data()), buf.size() * sizeof(Packed)));
+    });
+    Sha256 h;
+    for (std::size_t n = 0; n < evidence.nodes.size(); ++n) {
+        h.update(evidence.nodes.name(static_cast<NodeId>(n)));
+        h.update(std::string_view("\0", 1));
     }
+    for (const auto& d : digests)
+        h.update(d);
     for (const auto& m : evidence.metrics) {
-        buf += m.name;
-        put(m.samples.size());
+        h.update(m.name);
+        h.update(std::to_string(m.samples.size()));
     }
-    h.update(buf);
     return h.hexDigest();
 }
 
@@ -703,6 +747,85 @@ std::string ruleTraceJson(const Verdict& v, const RuleCatalog* catalog)
     return w.str();
 }
 
+std::shared_ptr<const PreparedEvidence> prepareCaseEvidence(const BundleInput& input, unsigned threads, int zstdLevel)
+{
+    auto p = std::make_shared<PreparedEvidence>();
+    p->input = &input;
+    const auto& files = input.files;
+    for (std::size_t f = 0; f < files.size(); ++f)
+        if (files[f].readable)
+            planChunks(f, files[f].bytes, p->chunks);
+    p->fileSha.resize(files.size());
+    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    parallelFor(files.size() + p->chunks.size(), threads, [&](std::size_t i) {
+        if (i < files.size()) {
+            if (files[i].readable)
+                p->fileSha[i] = Sha256::hex(files[i].bytes);
+            return;
+        }
+        PreparedChunk& c = p->chunks[i - files.size()];
+        c.data = compress(c.raw, zstdLevel);
+        c.sha = Sha256::hex(c.data);
+    });
+    return p;
+}
+
+std::shared_ptr<const PreparedObservations> prepareCaseObservations(
+    const EvidenceSet& ev, unsigned threads, int zstdLevel)
+{
+    auto p = std::make_shared<PreparedObservations>();
+    p->evidence = &ev;
+    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    // Blocks per source, split by (node, kind), in file order.
+    std::vector<std::vector<std::uint32_t>> members;
+    std::map<std::tuple<std::uint32_t, NodeId, SourceKind>, std::size_t> open;
+    std::size_t current = SIZE_MAX; // the block of the previous record: most records continue it
+    for (std::uint32_t i = 0; i < ev.observations.size(); ++i) {
+        const auto& o = ev.observations[i];
+        if (current != SIZE_MAX) {
+            const auto& b = p->blocks[current];
+            if (b.source == o.where.source && b.node == o.node && b.kind == o.kind
+                && members[current].size() < kBlockRecords) {
+                members[current].push_back(i);
+                continue;
+            }
+        }
+        const auto key = std::make_tuple(o.where.source, o.node, o.kind);
+        auto it = open.find(key);
+        if (it == open.end() || members[it->second].size() >= kBlockRecords) {
+            PreparedObservations::Block b;
+            b.source = o.where.source;
+            b.node = o.node;
+            b.kind = o.kind;
+            b.first = i;
+            p->blocks.push_back(std::move(b));
+            members.emplace_back().reserve(kBlockRecords);
+            it = open.insert_or_assign(key, p->blocks.size() - 1).first;
+        }
+        current = it->second;
+        members[current].push_back(i);
+    }
+    parallelFor(p->blocks.size() + 1, threads, [&](std::size_t b) {
+        if (b == p->blocks.size()) {
+            p->fingerprint = evidenceFingerprint(ev);
+            return;
+        }
+        auto& blk = p->blocks[b];
+        std::int64_t lo = INT64_MAX;
+        std::int64_t hi = INT64_MIN;
+        for (std::uint32_t i : members[b])
+            if (const auto t = ev.observations[i].timeNs; t != INT64_MIN) {
+                lo = std::min(lo, t);
+                hi = std::max(hi, t + ev.observations[i].precisionNs);
+            }
+        blk.count = static_cast<std::uint32_t>(members[b].size());
+        blk.minNs = hi == INT64_MIN ? INT64_MIN : lo;
+        blk.maxNs = hi;
+        blk.data = compress(encodeObservationBlock(ev, members[b]), zstdLevel);
+    });
+    return p;
+}
+
 // --- create ----------------------------------------------------------------------------------------------------
 
 CaseFile::~CaseFile()
@@ -743,7 +866,9 @@ std::unique_ptr<CaseFile> CaseFile::create(
         const int rc = sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK)
             casefile::throwSql(db, rc, "open");
-        exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+        // The new case is a private temporary file until the rename: no journal is needed while it is written
+        // (a failure deletes it), and one fsync before the rename makes it durable.
+        exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
         const auto& cp = req.checkpoint;
         auto step = [&](std::string_view s) {
             if (cp)
@@ -760,30 +885,20 @@ std::unique_ptr<CaseFile> CaseFile::create(
                 const std::pair<const char*, std::string> rows[] = { { "format", "faultline-case" },
                     { "created_at", nowUtc() }, { "created_by", std::string("faultline ") + kVersion },
                     { "bundle_root", req.input->root }, { "read_compat_version", "1" },
-                    { "chunk_target", std::to_string(kChunkTarget) } };
+                    { "chunk_target", std::to_string(kChunkTarget) }, { "chunk_hash", "stored" } };
                 for (const auto& [k, v] : rows)
                     meta.bind(1, k).bind(2, v).run();
             }
             step("meta");
 
-            // Evidence bytes: chunked, hashed and compressed on every core; each file's SHA-256 beside.
+            // Evidence bytes: chunked, hashed and compressed on every core (unless the caller did it already).
             const auto& files = req.input->files;
-            std::vector<ChunkPlan> chunks;
-            for (std::size_t f = 0; f < files.size(); ++f)
-                if (files[f].readable)
-                    planChunks(f, files[f].bytes, chunks);
-            std::vector<std::string> fileSha(files.size());
             const unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
-            parallelFor(files.size() + chunks.size(), threads, [&](std::size_t i) {
-                if (i < files.size()) {
-                    if (files[i].readable)
-                        fileSha[i] = Sha256::hex(files[i].bytes);
-                    return;
-                }
-                ChunkPlan& c = chunks[i - files.size()];
-                c.sha = Sha256::hex(c.raw);
-                c.data = compress(c.raw, req.zstdLevel);
-            });
+            const std::shared_ptr<const PreparedEvidence> prepared = req.prepared && req.prepared->input == req.input
+                ? req.prepared
+                : prepareCaseEvidence(*req.input, threads, req.zstdLevel);
+            const auto& chunks = prepared->chunks;
+            const auto& fileSha = prepared->fileSha;
             step("compressed");
             {
                 std::vector<std::uint64_t> chunkCount(files.size(), 0);
@@ -829,7 +944,6 @@ std::unique_ptr<CaseFile> CaseFile::create(
                         .bind(8, c.sha)
                         .bindBlob(9, c.data)
                         .run();
-                    std::string().swap(c.data);
                     if (i % 64 == 63)
                         step("chunk");
                 }
@@ -839,7 +953,12 @@ std::unique_ptr<CaseFile> CaseFile::create(
             // The import and its evidence.
             const EvidenceSet& ev = *req.evidence;
             const Verdict& v = *req.verdict;
-            const std::string fingerprint = req.run.fingerprint.empty() ? evidenceFingerprint(ev) : req.run.fingerprint;
+            const std::shared_ptr<const PreparedObservations> blocks =
+                req.preparedObservations && req.preparedObservations->evidence == &ev
+                ? req.preparedObservations
+                : prepareCaseObservations(ev, threads, req.zstdLevel);
+            const std::string fingerprint = blocks->fingerprint;
+            step("fingerprint");
             Stmt imp(db,
                 "INSERT INTO imports(created_at, importer, importer_version, bundle_root, has_manifest, "
                 "manifest_readable, manifest_path, manifest, scope_json, observations, metric_series, "
@@ -866,6 +985,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
                 .bind(16, req.jobOption)
                 .run();
             const std::int64_t importId = sqlite3_last_insert_rowid(db);
+            step("import");
             insertDiagnostics(db, importId, "input", req.input->diagnostics);
             {
                 // Bundle-level diagnostics of the evidence that the input did not already carry.
@@ -922,50 +1042,19 @@ std::unique_ptr<CaseFile> CaseFile::create(
                 }
             }
             {
-                // Observation blocks: per source, split by (node, kind), in file order.
-                struct Pending
-                {
-                    std::uint32_t source;
-                    NodeId node;
-                    SourceKind kind;
-                    std::vector<std::uint32_t> idx;
-                };
-                std::vector<Pending> blocks;
-                std::map<std::tuple<std::uint32_t, NodeId, SourceKind>, std::size_t> open;
-                for (std::uint32_t i = 0; i < ev.observations.size(); ++i) {
-                    const auto& o = ev.observations[i];
-                    const auto key = std::make_tuple(o.where.source, o.node, o.kind);
-                    auto it = open.find(key);
-                    if (it == open.end() || blocks[it->second].idx.size() >= kBlockRecords) {
-                        blocks.push_back({ o.where.source, o.node, o.kind, {} });
-                        blocks.back().idx.reserve(256);
-                        it = open.insert_or_assign(key, blocks.size() - 1).first;
-                    }
-                    blocks[it->second].idx.push_back(i);
-                }
-                std::vector<std::string> data(blocks.size());
-                parallelFor(blocks.size(), threads, [&](std::size_t b) {
-                    data[b] = compress(encodeObservationBlock(ev, blocks[b].idx), req.zstdLevel);
-                });
                 Stmt st(db,
                     "INSERT INTO observation_blocks(source_idx, node, kind, first_index, count, min_ns, max_ns, "
                     "data) VALUES (?,?,?,?,?,?,?,?)");
-                for (std::size_t b = 0; b < blocks.size(); ++b) {
-                    std::int64_t lo = INT64_MAX;
-                    std::int64_t hi = INT64_MIN;
-                    for (std::uint32_t i : blocks[b].idx)
-                        if (const auto t = ev.observations[i].timeNs; t != INT64_MIN) {
-                            lo = std::min(lo, t);
-                            hi = std::max(hi, t + ev.observations[i].precisionNs);
-                        }
-                    st.bind(1, blocks[b].source)
-                        .bindOptText(2, ev.nodeName(blocks[b].node))
-                        .bind(3, kindText(blocks[b].kind))
-                        .bind(4, blocks[b].idx.front())
-                        .bind(5, blocks[b].idx.size())
-                        .bindTime(6, hi == INT64_MIN ? INT64_MIN : lo)
-                        .bindTime(7, hi)
-                        .bindBlob(8, data[b])
+                for (std::size_t b = 0; b < blocks->blocks.size(); ++b) {
+                    const auto& blk = blocks->blocks[b];
+                    st.bind(1, blk.source)
+                        .bindOptText(2, ev.nodeName(blk.node))
+                        .bind(3, kindText(blk.kind))
+                        .bind(4, blk.first)
+                        .bind(5, blk.count)
+                        .bindTime(6, blk.minNs)
+                        .bindTime(7, blk.maxNs)
+                        .bindBlob(8, blk.data)
                         .run();
                     if (b % 64 == 63)
                         step("observations");
@@ -1029,6 +1118,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
             insertRun(db, v, ev, ctx, "create", cp);
             step("before-commit");
             exec(db, "COMMIT");
+            exec(db, "PRAGMA journal_mode = WAL;");
             step("after-commit");
         }
         // Closing checkpoints the WAL into the file, so the case is one self-contained file from here on.
@@ -1136,6 +1226,10 @@ std::unique_ptr<CaseFile> CaseFile::open(
             migrated = true;
         }
         c->m_schema = version;
+        {
+            Stmt st(c->m_db, "SELECT value FROM meta WHERE key = 'chunk_hash'");
+            c->m_storedChunkHash = st.step() && st.text(0) == "stored";
+        }
         if (!readOnly && !migrated)
             connect(false);
         if (!readOnly)
@@ -1420,7 +1514,7 @@ struct ChunkRow
 
 /// Reads the current row of a chunk query (columns: seq, first_byte, first_line, starts_line, raw_size, sha256,
 /// codec, data), checks it and returns its bytes.
-std::string readChunk(const Stmt& st, const std::string& file, const std::string& path, ChunkRow& row)
+std::string readChunk(const Stmt& st, const std::string& file, const std::string& path, ChunkRow& row, bool storedHash)
 {
     row.seq = st.u64(0);
     row.firstByte = st.u64(1);
@@ -1432,9 +1526,14 @@ std::string readChunk(const Stmt& st, const std::string& file, const std::string
     const std::string what = "chunk " + std::to_string(row.seq) + " of evidence file '" + path + "'";
     if (row.rawSize > (64u << 20))
         fail(file, "case-corrupt", what + " records an impossible size");
-    std::string raw = row.codec == "none" ? std::string(st.blob(7))
-                                          : decompress(st.blob(7), static_cast<std::size_t>(row.rawSize), file, what);
-    if (Sha256::hex(raw) != row.sha)
+    const std::string_view stored = st.blob(7);
+    // Schema 2 hashes the stored bytes (cheap to check on every read); schema 1 hashed the uncompressed bytes.
+    if (storedHash && Sha256::hex(stored) != row.sha)
+        fail(
+            file, "case-altered", what + " does not match its SHA-256: the case was altered (tampering or corruption)");
+    std::string raw = row.codec == "none" ? std::string(stored)
+                                          : decompress(stored, static_cast<std::size_t>(row.rawSize), file, what);
+    if (!storedHash && Sha256::hex(raw) != row.sha)
         fail(
             file, "case-altered", what + " does not match its SHA-256: the case was altered (tampering or corruption)");
     return raw;
@@ -1509,7 +1608,7 @@ std::optional<BundleInput> CaseFile::loadInput(std::vector<Diagnostic>& errors)
                 std::uint64_t expectSeq = 0;
                 while (ch.step()) {
                     ChunkRow row;
-                    std::string raw = readChunk(ch, m_path, f.path, row);
+                    std::string raw = readChunk(ch, m_path, f.path, row, m_storedChunkHash);
                     if (row.seq != expectSeq || row.firstByte != bytes->size())
                         fail(m_path, "case-missing-chunk",
                             "evidence file '" + f.path + "' lacks chunk " + std::to_string(expectSeq)
@@ -1559,8 +1658,9 @@ std::optional<std::string> CaseFile::line(
         std::int64_t seq = -1;
         {
             Stmt s(m_db,
-                "SELECT coalesce((SELECT min(seq) FROM chunks WHERE file_id = ?1 AND first_line = ?2 AND "
-                "starts_line = 1), (SELECT max(seq) FROM chunks WHERE file_id = ?1 AND first_line < ?2))");
+                "SELECT coalesce((SELECT seq FROM chunks WHERE file_id = ?1 AND first_line = ?2 AND starts_line = 1 "
+                "ORDER BY file_id, first_line, seq LIMIT 1), (SELECT seq FROM chunks WHERE file_id = ?1 AND "
+                "first_line < ?2 ORDER BY file_id DESC, first_line DESC, seq DESC LIMIT 1))");
             s.bind(1, fileId).bind(2, lineNo);
             if (s.step() && !s.isNull(0))
                 seq = s.i64(0);
@@ -1577,7 +1677,7 @@ std::optional<std::string> CaseFile::line(
         bool first = true;
         while (ch.step()) {
             ChunkRow row;
-            const std::string raw = readChunk(ch, m_path, path, row);
+            const std::string raw = readChunk(ch, m_path, path, row, m_storedChunkHash);
             std::size_t begin = 0;
             if (first) {
                 if (row.seq != static_cast<std::uint64_t>(seq))
@@ -1762,7 +1862,7 @@ std::optional<GrepStats> CaseFile::grep(
             };
             while (!stop && ch.step()) {
                 ChunkRow row;
-                std::string raw = readChunk(ch, m_path, f.path, row);
+                std::string raw = readChunk(ch, m_path, f.path, row, m_storedChunkHash);
                 if (row.seq != expectSeq++)
                     fail(m_path, "case-missing-chunk",
                         "evidence file '" + f.path + "' lacks chunk " + std::to_string(expectSeq - 1));

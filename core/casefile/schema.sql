@@ -235,6 +235,10 @@ CREATE INDEX events_by_type ON events(run_id, type, time_ns);
 
 -- == version 2 ==
 
+-- Line lookups read the last chunk before a line: the index carries seq so that is one probe, not a scan.
+DROP INDEX chunks_by_line;
+CREATE INDEX chunks_by_line ON chunks(file_id, first_line, seq);
+
 -- Annotations: bookmarks, notes and tags on an event or on a line of the evidence, and the case narrative. Each
 -- carries an author and a time. Rows are never changed: an edit is a new row that names the one it supersedes,
 -- and a removal is a new row of kind 'removed' that supersedes it; the history stays readable.

@@ -4,6 +4,7 @@
 #include "app/gui/analysis_controller.h"
 #include "tests/common/test_helpers.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -52,6 +53,53 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 1);
         const auto result = finished.takeFirst().at(0).value<views::AnalysisResult>();
         QCOMPARE(result.verdict->outcome, std::string("workload_failure"));
+    }
+
+    void savesOpensAndAddsRunsToACase()
+    {
+        QTemporaryDir dir;
+        const QString casePath = dir.filePath(QStringLiteral("incident.faultline"));
+        app::AnalysisController controller(QString::fromStdString(tests::sourcePath("rules")));
+        QSignalSpy finished(&controller, &app::AnalysisController::analysisFinished);
+        QSignalSpy saved(&controller, &app::AnalysisController::caseSaved);
+        QSignalSpy failedWrite(&controller, &app::AnalysisController::caseFailed);
+        controller.start({ QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213")) });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const auto analysed = finished.takeFirst().at(0).value<views::AnalysisResult>();
+        QVERIFY(analysed.input);
+        controller.saveCase(casePath, analysed);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count() + failedWrite.count(), 1, 30000);
+        QCOMPARE(saved.count(), 1);
+        QCOMPARE(saved.takeFirst().at(0).toString(), casePath);
+
+        // Saving again onto the same file is refused: a case is never overwritten.
+        controller.saveCase(casePath, analysed);
+        QTRY_COMPARE_WITH_TIMEOUT(failedWrite.count(), 1, 30000);
+        QVERIFY(failedWrite.takeFirst().at(0).toString().contains(QLatin1String("case-exists")));
+
+        // Opening the case re-analyses its stored evidence and reproduces the stored run.
+        controller.openCase(casePath);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const auto reopened = finished.takeFirst().at(0).value<views::AnalysisResult>();
+        QCOMPARE(reopened.casePath, casePath.toStdString());
+        QCOMPARE(reopened.storedRun, std::int64_t(1));
+        QVERIFY(reopened.matchesStoredRun);
+        QCOMPARE(reopened.verdict->outcome, std::string("infrastructure_failure"));
+
+        controller.addRun(reopened);
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+        QVERIFY(saved.takeFirst().at(1).toString().contains(QLatin1String("run 2 added (same verdict as run 1)")));
+
+        // A damaged case is reported, not shown.
+        QSignalSpy failed(&controller, &app::AnalysisController::analysisFailed);
+        const QString broken = dir.filePath(QStringLiteral("broken.faultline"));
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a case");
+        f.close();
+        controller.openCase(broken);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY(failed.takeFirst().at(0).toString().contains(QLatin1String("case-not-sqlite")));
     }
 
     void brokenCatalogIsReported()

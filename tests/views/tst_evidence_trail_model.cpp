@@ -21,7 +21,7 @@ private Q_SLOTS:
         auto ev = std::make_shared<core::EvidenceSet>(
             importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }));
         auto verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-        model.setResult({ ev, verdict });
+        model.setResult({ ev, verdict, nullptr, {}, 0, false });
         QCOMPARE(model.rowCount(), static_cast<int>(verdict->trail.size()));
         QVERIFY(model.rowCount() > 5);
         // The cause row says so and points at its evidence.

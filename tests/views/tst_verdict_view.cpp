@@ -24,7 +24,7 @@ private Q_SLOTS:
         auto ev = std::make_shared<core::EvidenceSet>(
             importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }));
         auto verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-        view.setResult({ ev, verdict });
+        view.setResult({ ev, verdict, nullptr, {}, 0, false });
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const auto labels = view.findChildren<QLabel*>();

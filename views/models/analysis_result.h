@@ -2,9 +2,11 @@
 // An immutable analysis snapshot handed from the worker to the views (../shared/STYLE.md §4.5).
 #pragma once
 
+#include "core/model/bundle_input.h"
 #include "core/model/verdict.h"
 
 #include <memory>
+#include <string>
 
 namespace faultline::views {
 
@@ -12,6 +14,10 @@ struct AnalysisResult
 {
     std::shared_ptr<const core::EvidenceSet> evidence;
     std::shared_ptr<const core::Verdict> verdict;
+    std::shared_ptr<const core::BundleInput> input; ///< the raw input, kept so the analysis can be saved as a case
+    std::string casePath; ///< the case file the evidence came from ("" for a bundle)
+    std::int64_t storedRun = 0; ///< the case's latest run when it was opened
+    bool matchesStoredRun = false; ///< this analysis gives the stored run's verdict, byte for byte
 };
 
 } // namespace faultline::views

@@ -114,7 +114,8 @@ int printCaseErrors(const std::vector<core::Diagnostic>& errors)
 }
 
 /// Opens a case and prints its notes (migration, read-only) and problems (damage found at open).
-std::unique_ptr<core::CaseFile> openCase(const std::string& path, bool readOnly, int& exitCode)
+std::unique_ptr<core::CaseFile> openCase(
+    const std::string& path, bool readOnly, int& exitCode, bool printProblems = true)
 {
     std::vector<core::Diagnostic> errors;
     core::CaseOpenOptions o;
@@ -126,8 +127,9 @@ std::unique_ptr<core::CaseFile> openCase(const std::string& path, bool readOnly,
     }
     for (const auto& d : c->notes())
         std::cerr << d.format() << '\n';
-    for (const auto& d : c->problems())
-        std::cerr << d.format() << '\n';
+    if (printProblems)
+        for (const auto& d : c->problems())
+            std::cerr << d.format() << '\n';
     return c;
 }
 
@@ -561,7 +563,7 @@ int grepCommand(const std::vector<std::string>& args)
     if (casePath.empty() || !havePattern)
         return usage("grep needs a CASE and a PATTERN");
     int code = kExitOk;
-    auto c = openCase(casePath, true, code);
+    auto c = openCase(casePath, false, code);
     if (!c)
         return code;
     std::vector<core::Diagnostic> errors;
@@ -691,7 +693,7 @@ int verifyCommand(const std::vector<std::string>& args)
     if (args.size() != 1)
         return usage("verify takes one CASE");
     int code = kExitOk;
-    auto c = openCase(args[0], true, code);
+    auto c = openCase(args[0], false, code, false);
     if (!c)
         return code;
     const auto problems = c->verify();

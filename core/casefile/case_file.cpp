@@ -1205,7 +1205,9 @@ std::unique_ptr<CaseFile> CaseFile::open(
             if (readOnly || !options.migrate)
                 fail(path, "case-old-schema",
                     "the case uses schema " + std::to_string(version) + " and needs migrating to "
-                        + std::to_string(kCaseSchemaVersion) + ": open it once without --read-only");
+                        + std::to_string(kCaseSchemaVersion)
+                        + ": open it once for writing (for example 'faultline-cli show CASE' without --read-only); "
+                          "a backup copy is kept");
             connect(false);
             std::string backup = path + ".schema" + std::to_string(version) + ".bak";
             for (int n = 2; fileExists(backup); ++n)

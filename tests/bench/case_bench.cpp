@@ -67,15 +67,20 @@ int main(int argc, char** argv)
         }
         bytes += line->size();
     }
+    // The first fetch of a process also pays one-time set-up (libcrypto's providers, the zstd context): shown apart.
+    const double first = times.front();
+    times.erase(times.begin());
     std::sort(times.begin(), times.end());
-    std::printf("line by index: median %.3f ms, p99 %.3f ms, max %.3f ms (2000 random lines of %zu files)\n",
-        times[times.size() / 2], times[times.size() * 99 / 100], times.back(), withLines.size());
+    std::printf("line by index: median %.3f ms, p99 %.3f ms, max %.3f ms; first fetch of the process %.3f ms "
+                "(2000 random lines of %zu files)\n",
+        times[times.size() / 2], times[times.size() * 99 / 100], times.back(), first, withLines.size());
 
     GrepQuery q;
     q.pattern = pattern;
     std::size_t matches = 0;
     const auto g0 = Clock::now();
-    const auto stats = c->grep(q, [&](const GrepMatch&) { return ++matches, true; }, errors);
+    const auto stats = c->grep(
+        q, [&](const GrepMatch&) { return ++matches, true; }, errors);
     const double gs = ms(Clock::now() - g0) / 1000;
     if (!stats) {
         std::fprintf(stderr, "%s\n", errors.back().format().c_str());

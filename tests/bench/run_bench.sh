@@ -78,3 +78,27 @@ fmt_row logcli-jsonl yes "$bundle"/loki/joblog.jsonl
 fmt_row journal-json yes "$bundle"/nodes/node-0[1-4]/journal-kernel.jsonl
 fmt_row dmesg-raw no "$bundle"/nodes/node-0[1-4]/dmesg.txt
 fmt_row slurm-joblog no "$bundle"/joblogs/slurm-90001.out
+
+# The case file (faultline-cli analyze -o): build cost next to analyze alone, size, open-to-verdict, line fetch and
+# search speed. Each build writes a fresh case.
+echo
+echo "case file:"
+case_file=$work/bundle-$size.faultline
+bench=$build/tests/faultline-case-bench
+best_case=999
+for _ in 1 2 3; do
+  rm -f "$case_file"
+  t=$( { /usr/bin/time -f '%e' "$cli" analyze "$bundle" --json -o "$case_file" > /dev/null; } 2>&1 | tail -1)
+  best_case=$(awk -v a="$t" -v b="$best_case" 'BEGIN {print (a < b ? a : b)}')
+done
+read -r an_s _ < <(time_of "$cli" analyze "$bundle" --json)
+case_bytes=$(stat -c %s "$case_file")
+read -r show_s _ < <(time_of "$cli" show "$case_file")
+read -r grep_s _ < <(time_of "$cli" grep "$case_file" 'Xid \(PCI|watchdog')
+echo "| measure | value | goal |"
+echo "|---|---|---|"
+echo "| analyze -o (best of 3) / analyze alone (best of 3, same run) | $best_case s / $an_s s = $(awk -v a="$best_case" -v b="$an_s" 'BEGIN {printf "%.2f", a / b}')x | <= 2x |"
+echo "| case size / bundle size | $((case_bytes / 1048576)) MiB / $mb MiB = $(awk -v a="$case_bytes" -v b="$bytes" 'BEGIN {printf "%.1f", 100 * a / b}') % | <= 40 % |"
+echo "| faultline-cli show (process start to verdict printed) | $show_s s | <= 0.3 s |"
+echo "| faultline-cli grep over all evidence (process) | $grep_s s = $(rate "$mb" "$grep_s") MiB/s | >= 300 MB/s |"
+"$bench" "$case_file" 'Xid \(PCI|watchdog'

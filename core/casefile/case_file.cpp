@@ -157,15 +157,6 @@ std::string defaultAuthor(const std::string& given)
 
 // --- compact encodings ---------------------------------------------------------------------------------------
 
-void putVarint(std::string& out, std::uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
-}
-
 std::uint64_t zigzag(std::int64_t v)
 {
     return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
@@ -343,51 +334,83 @@ std::string scopeJson(const Scope& scope, const EvidenceSet& evidence)
 }
 
 /// Encodes one block of observations as varint columns (see schema.sql).
-std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std::uint32_t>& idx)
+/// Appends varints to a buffer sized for the worst case (10 bytes per value) without per-byte checks.
+class VarintWriter
 {
-    std::string out;
-    out.reserve(idx.size() * 12);
-    putVarint(out, idx.size());
+public:
+    explicit VarintWriter(std::vector<char>& buf, std::size_t values)
+        : m_buf(buf)
+    {
+        m_buf.resize(std::max(m_buf.size(), values * 10 + 10));
+        m_p = m_buf.data();
+    }
+    void put(std::uint64_t v)
+    {
+        while (v >= 0x80) {
+            *m_p++ = static_cast<char>((v & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        *m_p++ = static_cast<char>(v);
+    }
+    std::string_view bytes() const { return { m_buf.data(), static_cast<std::size_t>(m_p - m_buf.data()) }; }
+
+private:
+    std::vector<char>& m_buf;
+    char* m_p;
+};
+
+/// Encodes one block of observations as varint columns (see schema.sql) and compresses it. The records are read
+/// once (one pass over memory), each field going to its own column buffer.
+std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std::uint32_t>& idx, int level)
+{
+    constexpr int kColumns = 9;
+    thread_local std::vector<char> columnBuf[kColumns];
+    thread_local std::vector<char> joined;
+    std::vector<VarintWriter> col;
+    col.reserve(kColumns);
+    for (auto& b : columnBuf)
+        col.emplace_back(b, idx.size());
     std::uint64_t prevIndex = 0;
     std::int64_t prevLine = 0;
     std::int64_t prevOffset = 0;
     std::int64_t prevTime = 0;
     for (std::uint32_t i : idx) {
-        putVarint(out, i - prevIndex);
+        const Observation& o = ev.observations[i];
+        col[0].put(i - prevIndex);
         prevIndex = i;
-    }
-    for (std::uint32_t i : idx) {
-        const auto line = static_cast<std::int64_t>(ev.observations[i].where.line);
-        putVarint(out, zigzag(line - prevLine));
+        const auto line = static_cast<std::int64_t>(o.where.line);
+        col[1].put(zigzag(line - prevLine));
         prevLine = line;
-    }
-    for (std::uint32_t i : idx) {
-        const auto off = static_cast<std::int64_t>(ev.observations[i].where.byteOffset);
-        putVarint(out, zigzag(off - prevOffset));
+        const auto off = static_cast<std::int64_t>(o.where.byteOffset);
+        col[2].put(zigzag(off - prevOffset));
         prevOffset = off;
-    }
-    for (std::uint32_t i : idx)
-        putVarint(out, ev.observations[i].where.length);
-    for (std::uint32_t i : idx) {
-        const std::int64_t t = ev.observations[i].timeNs;
-        if (t == INT64_MIN) {
-            putVarint(out, 0);
-            continue;
+        col[3].put(o.where.length);
+        if (o.timeNs == INT64_MIN) {
+            col[4].put(0);
+        } else {
+            col[4].put(zigzag(o.timeNs - prevTime) + 1);
+            prevTime = o.timeNs;
         }
-        putVarint(out, zigzag(t - prevTime) + 1);
-        prevTime = t;
+        col[5].put(static_cast<std::uint64_t>(std::max<std::int64_t>(0, o.precisionNs)));
+        col[6].put(zigzag(o.rank));
+        col[7].put(zigzag(o.gpu));
+        col[8].put(static_cast<std::uint64_t>(o.quality) | (o.outOfScope ? 0x10u : 0u));
     }
-    for (std::uint32_t i : idx)
-        putVarint(out, static_cast<std::uint64_t>(std::max<std::int64_t>(0, ev.observations[i].precisionNs)));
-    for (std::uint32_t i : idx)
-        putVarint(out, zigzag(ev.observations[i].rank));
-    for (std::uint32_t i : idx)
-        putVarint(out, zigzag(ev.observations[i].gpu));
-    for (std::uint32_t i : idx) {
-        const auto& o = ev.observations[i];
-        putVarint(out, static_cast<std::uint64_t>(o.quality) | (o.outOfScope ? 0x10u : 0u));
+    std::size_t size = 0;
+    {
+        VarintWriter head(joined, 1);
+        head.put(idx.size());
+        size = head.bytes().size();
     }
-    return out;
+    std::size_t at = size;
+    for (const auto& c : col)
+        size += c.bytes().size();
+    joined.resize(std::max(joined.size(), size));
+    for (const auto& c : col) {
+        std::memcpy(joined.data() + at, c.bytes().data(), c.bytes().size());
+        at += c.bytes().size();
+    }
+    return compress(std::string_view(joined.data(), size), level);
 }
 
 void decodeObservationBlock(std::string_view raw, std::uint32_t source, const std::string& node, SourceKind kind,
@@ -821,7 +844,7 @@ std::shared_ptr<const PreparedObservations> prepareCaseObservations(
         blk.count = static_cast<std::uint32_t>(members[b].size());
         blk.minNs = hi == INT64_MIN ? INT64_MIN : lo;
         blk.maxNs = hi;
-        blk.data = compress(encodeObservationBlock(ev, members[b]), zstdLevel);
+        blk.data = encodeObservationBlock(ev, members[b], zstdLevel);
     });
     return p;
 }

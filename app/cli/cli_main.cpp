@@ -46,9 +46,10 @@ commands:
   rerun CASE [--rules DIR] [--json] [--threads N]
       Re-import the case's stored evidence, run the catalog again, add the run to the case's history and print
       its differences from the previous run (--json: the new verdict).
-  show CASE [--run N] [--json] [--runs] [--import-report] [--annotations] [--line PATH:N] [--read-only]
-      Print a run's stored verdict (default: the latest), the list of runs, the import report, the annotations
-      and expectation, or one line of the stored evidence.
+  show CASE [--run N] [--json] [--runs] [--diff A:B] [--import-report] [--annotations] [--line PATH:N]
+          [--read-only]
+      Print a run's stored verdict (default: the latest), the list of runs, the differences between runs A and
+      B, the import report, the annotations and expectation, or one line of the stored evidence.
   grep CASE PATTERN [-i] [--from TIME] [--to TIME] [--node NODE] [--file TEXT] [--max N]
       Search the case's stored evidence with an RE2 pattern, line by line ("path:line: text"). --from/--to keep
       lines of records timed in that window, --node lines of that node, --file files whose path contains TEXT.
@@ -426,6 +427,7 @@ int showCommand(const std::vector<std::string>& args)
     bool readOnly = false;
     bool listAnnotations = false;
     std::string linePath;
+    std::string diffRuns;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json")
             json = true;
@@ -441,6 +443,8 @@ int showCommand(const std::vector<std::string>& args)
             run = std::strtoll(args[++i].c_str(), nullptr, 10);
         else if (args[i] == "--line" && i + 1 < args.size())
             linePath = args[++i];
+        else if (args[i] == "--diff" && i + 1 < args.size())
+            diffRuns = args[++i];
         else if (!args[i].empty() && args[i][0] == '-')
             return usage("unknown option " + args[i]);
         else if (casePath.empty())
@@ -471,6 +475,20 @@ int showCommand(const std::vector<std::string>& args)
             }
         return printCaseErrors({ core::makeDiagnostic(
             core::Severity::Error, "case-no-file", "the case holds no evidence file '" + path + "'", casePath) });
+    }
+    if (!diffRuns.empty()) {
+        const auto colon = diffRuns.find(':');
+        if (colon == std::string::npos)
+            return usage("--diff takes A:B (two run numbers)");
+        const auto d = c->diff(std::strtoll(diffRuns.c_str(), nullptr, 10),
+            std::strtoll(diffRuns.c_str() + colon + 1, nullptr, 10), errors);
+        if (!d)
+            return printCaseErrors(errors);
+        std::cout << "diff run " << d->from << " → run " << d->to << ": "
+                  << (d->same ? "same verdict" : "verdict changed") << '\n';
+        for (const auto& line : d->changes)
+            std::cout << "  " << line << '\n';
+        return kExitOk;
     }
     if (listAnnotations) {
         for (const auto& a : c->annotations(errors)) {

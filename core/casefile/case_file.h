@@ -283,7 +283,6 @@ public:
 
 private:
     CaseFile() = default;
-    struct Impl;
     std::string m_path;
     bool m_readOnly = false;
     int m_schema = 0;

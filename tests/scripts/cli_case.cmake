@@ -47,6 +47,10 @@ expect_output("run 3 added.*verdict changed.*cause type: gpu.xid → .*input cat
               "rerun with changed rules")
 expect_exit(0 ${CLI} show ${CASE} --runs)
 expect_output("run 1 .*create by ci.*run 2 .*rerun by ci.*run 3 " "show --runs")
+expect_exit(0 ${CLI} show ${CASE} --diff 1:3)
+expect_output("diff run 1 → run 3: verdict changed.*cause type: gpu.xid" "show --diff")
+expect_exit(5 ${CLI} show ${CASE} --diff 1:9)
+expect_output("no run 9.*\\[case-no-run\\]" "show --diff with a missing run")
 expect_exit(0 ${CLI} show ${CASE} --run 1)
 expect_output("Xid 149" "show --run 1 (history is kept)")
 

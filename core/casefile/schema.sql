@@ -124,7 +124,7 @@ CREATE TABLE sources (
 );
 
 -- Observations (one per log record), in blocks of up to 4096 records of one source, node and kind, in file
--- order. `data` is zstd-compressed columns of varints (see encodeObservationBlock in case_file.cpp): index in the
+-- order. `data` is zstd-compressed columns of varints (see encodeObservationBlock in case_encoding.cpp): index in the
 -- evidence set, line, byte offset, length, time, time precision, rank, GPU, time quality, out-of-scope flag. A
 -- record's text is its bytes in `chunks` (line and byte offset). Indexed by time, node and kind.
 CREATE TABLE observation_blocks (

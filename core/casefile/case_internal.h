@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal to core/casefile (not installed, not for other modules): what the case file's translation units share.
+// case_file.cpp creates, opens and writes cases; case_evidence.cpp reads the stored evidence back (lines, search,
+// re-import); case_encoding.cpp holds the compact encodings and the preparation of a case's evidence.
+#pragma once
+
+#include "core/casefile/case_file.h"
+#include "core/casefile/sqlite_handle.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace faultline::core {
+
+struct PreparedChunk
+{
+    std::size_t file = 0;
+    std::uint64_t seq = 0;
+    std::uint64_t firstByte = 0;
+    std::uint64_t firstLine = 0;
+    bool startsLine = true;
+    std::uint64_t newlines = 0;
+    std::string_view raw;
+    std::string sha;
+    std::string data;
+};
+
+struct PreparedObservations
+{
+    struct Block
+    {
+        std::uint32_t source = 0;
+        NodeId node = kNoNode;
+        SourceKind kind = SourceKind::Other;
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+        std::int64_t minNs = INT64_MIN;
+        std::int64_t maxNs = INT64_MIN;
+        std::string data;
+    };
+    const EvidenceSet* evidence = nullptr;
+    std::vector<Block> blocks;
+    std::string fingerprint;
+};
+
+struct PreparedEvidence
+{
+    const BundleInput* input = nullptr;
+    std::vector<PreparedChunk> chunks;
+    std::vector<std::string> fileSha;
+};
+
+namespace casefile {
+
+inline constexpr std::size_t kChunkTarget = 64 * 1024;
+inline constexpr std::size_t kBlockRecords = 4096;
+inline constexpr std::size_t kMaxGrepLine = 4096;
+
+/// A failure inside the case code, already worded as a diagnostic; converted at the public boundary.
+struct CaseFailure
+{
+    Diagnostic diagnostic;
+};
+
+[[noreturn]] inline void fail(const std::string& file, std::string code, std::string message)
+{
+    throw CaseFailure { makeDiagnostic(Severity::Error, std::move(code), std::move(message), file) };
+}
+
+/// Maps an SQLite failure to a stable code and a message a user can act on.
+Diagnostic sqlDiagnostic(const std::string& file, const SqlFailure& e);
+
+/// Runs `body` and turns any failure into a diagnostic in `errors`. Returns false on failure.
+template <class F> bool guarded(const std::string& file, std::vector<Diagnostic>& errors, F&& body)
+{
+    try {
+        body();
+        return true;
+    } catch (const CaseFailure& f) {
+        errors.push_back(f.diagnostic);
+    } catch (const SqlFailure& e) {
+        errors.push_back(sqlDiagnostic(file, e));
+    } catch (const std::bad_alloc&) {
+        errors.push_back(makeDiagnostic(Severity::Error, "case-memory", "out of memory while reading the case", file));
+    } catch (const std::exception& e) {
+        errors.push_back(makeDiagnostic(Severity::Error, "case-internal", e.what(), file));
+    }
+    return false;
+}
+
+/// Runs `task(i)` for i in [0, n) on `threads` threads.
+template <class F> void parallelFor(std::size_t n, unsigned threads, F&& task)
+{
+    std::atomic<std::size_t> next { 0 };
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto worker = [&] {
+        for (std::size_t i = next++; i < n; i = next++) {
+            try {
+                task(i);
+            } catch (...) {
+                std::lock_guard lock(errorMutex);
+                if (!error)
+                    error = std::current_exception();
+                next = n;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    const unsigned count = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(n)));
+    for (unsigned t = 1; t < count; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+}
+
+std::string compress(std::string_view raw, int level);
+/// Decompresses a frame whose size is recorded in the frame itself, refusing sizes over `cap`.
+std::string decompressAtMost(std::string_view data, std::size_t cap, const std::string& file, const std::string& what);
+std::string decompress(std::string_view data, std::size_t rawSize, const std::string& file, const std::string& what);
+std::uint64_t countNewlines(std::string_view s);
+/// Decodes one observation block (see encodeObservationBlock in case_encoding.cpp), appending to `out`.
+void decodeObservationBlock(std::string_view raw, std::uint32_t source, const std::string& node, SourceKind kind,
+    const std::string& file, std::vector<StoredObservation>& out);
+
+} // namespace casefile
+} // namespace faultline::core

@@ -16,7 +16,9 @@
 -- == version 1 ==
 
 -- Key/value facts about the case: format, created_at, created_by (application and version), bundle_root,
--- read_compat_version (the oldest schema version that can still read this file).
+-- read_compat_version (the oldest schema version that can still read this file), chunk_target (bytes per chunk),
+-- chunk_hash ('stored': chunks.sha256 covers the stored, compressed bytes, as every case written with schema 2
+-- does; absent, as in cases written with schema 1: it covers the uncompressed bytes).
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -39,7 +41,8 @@ CREATE TABLE files (
 );
 
 -- A file's bytes in order, cut after a newline near chunk_target bytes (a longer line is cut inside). Each chunk
--- carries the SHA-256 of its uncompressed bytes, checked on every read. Together with first_line this is the line
+-- carries a SHA-256 (of its stored bytes, or of its uncompressed bytes: see meta.chunk_hash), checked on every read;
+-- files.sha256 is checked whenever a whole file is read back. Together with first_line this is the line
 -- index: line N starts in the last chunk whose first_line < N, or in the chunk with first_line = N that starts a
 -- line.
 CREATE TABLE chunks (
@@ -50,7 +53,7 @@ CREATE TABLE chunks (
     starts_line INTEGER NOT NULL,         -- 1 when the first byte begins a line
     newlines    INTEGER NOT NULL,         -- '\n' bytes in the chunk
     raw_size    INTEGER NOT NULL,         -- uncompressed bytes
-    sha256      TEXT NOT NULL,            -- hex SHA-256 of the uncompressed bytes
+    sha256      TEXT NOT NULL,            -- hex SHA-256 (see meta.chunk_hash)
     codec       TEXT NOT NULL,            -- 'zstd' or 'none'
     data        BLOB NOT NULL,
     PRIMARY KEY (file_id, seq)

@@ -212,10 +212,11 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         return kExitCatalog;
     const auto t0 = std::chrono::steady_clock::now();
     const core::BundleInput input = importers::collectBundle(bundles, load);
-    // A case's evidence is hashed and compressed while the import and the analysis run.
-    std::future<std::shared_ptr<const core::PreparedEvidence>> prepared;
+    // A case's evidence is hashed, compressed and written to its temporary file while the import and the analysis
+    // run.
+    std::future<std::shared_ptr<core::CaseDraft>> draft;
     if (!casePath.empty())
-        prepared = std::async(std::launch::async, [&] { return core::prepareCaseEvidence(input, opts.threads); });
+        draft = std::async(std::launch::async, [&] { return core::draftCase(casePath, input, opts.threads); });
     core::EvidenceSet evidence = importers::importBundle(input, load);
     const auto t1 = std::chrono::steady_clock::now();
     if (evidence.sources.empty()) {
@@ -242,7 +243,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         req.evidence = &evidence;
         req.verdict = &verdict;
         req.importMs = ms(t1 - t0);
-        req.prepared = prepared.get();
+        req.draft = draft.get();
         req.preparedObservations = preparedObservations.get();
         req.jobOption = load.jobId;
         req.threads = opts.threads;

@@ -377,6 +377,133 @@ CaseFile::~CaseFile()
         sqlite3_close_v2(m_db);
 }
 
+CaseDraft::~CaseDraft()
+{
+    if (db)
+        sqlite3_close_v2(db);
+    if (!consumed && !tmp.empty())
+        removeWithSidecars(tmp);
+}
+
+std::shared_ptr<CaseDraft> draftCase(const std::string& path, const BundleInput& input, unsigned threads, int zstdLevel,
+    const CaseCheckpoint& checkpoint)
+{
+    auto draft = std::make_shared<CaseDraft>();
+    draft->path = path;
+    draft->input = &input;
+    std::vector<Diagnostic>& errors = draft->errors;
+    const auto& cp = checkpoint;
+    auto step = [&](std::string_view s) {
+        if (cp)
+            cp(s);
+    };
+    if (fileExists(path)) {
+        errors.push_back(makeDiagnostic(Severity::Error, "case-exists",
+            "a file already exists there; a case is never overwritten: choose another name, or add a run to it "
+            "with 'faultline-cli rerun'",
+            path));
+        return draft;
+    }
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    static std::atomic<unsigned> serial { 0 };
+    const std::string tmp = (dir
+        / ("." + target.filename().string() + ".partial-" + std::to_string(::getpid()) + "-"
+            + std::to_string(serial++)))
+                                .string();
+    removeWithSidecars(tmp);
+    const int fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        errors.push_back(makeDiagnostic(
+            Severity::Error, "case-io", std::string("cannot create the case file: ") + std::strerror(errno), path));
+        return draft;
+    }
+    ::close(fd);
+    draft->tmp = tmp;
+    draft->dir = dir.string();
+    sqlite3*& db = draft->db;
+    guarded(path, errors, [&] {
+        const int rc = sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+        if (rc != SQLITE_OK)
+            casefile::throwSql(db, rc, "open");
+        // The new case is a private temporary file until the rename: no journal is needed while it is written
+        // (a failure deletes it), and an fsync before the rename makes it durable.
+        exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
+        exec(db, "BEGIN");
+        exec(db, (std::string("PRAGMA application_id = ") + std::to_string(kCaseApplicationId) + ";").c_str());
+        exec(db, (std::string("PRAGMA user_version = ") + std::to_string(kCaseSchemaVersion) + ";").c_str());
+        for (int v = 1; v <= kCaseSchemaVersion; ++v)
+            exec(db, schemaSection(v).c_str());
+        {
+            Stmt meta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+            const std::pair<const char*, std::string> rows[] = { { "format", "faultline-case" },
+                { "created_at", nowUtc() }, { "created_by", std::string("faultline ") + kVersion },
+                { "bundle_root", input.root }, { "read_compat_version", "1" },
+                { "chunk_target", std::to_string(kChunkTarget) }, { "chunk_hash", "stored" } };
+            for (const auto& [k, v] : rows)
+                meta.bind(1, k).bind(2, v).run();
+        }
+        step("meta");
+        // Evidence bytes: chunked, hashed and compressed on every core.
+        const auto& files = input.files;
+        const std::shared_ptr<const PreparedEvidence> prepared = prepareCaseEvidence(input, threads, zstdLevel);
+        const auto& chunks = prepared->chunks;
+        const auto& fileSha = prepared->fileSha;
+        step("compressed");
+        {
+            std::vector<std::uint64_t> chunkCount(files.size(), 0);
+            std::vector<std::uint64_t> lineCount(files.size(), 0);
+            for (const auto& c : chunks) {
+                ++chunkCount[c.file];
+                lineCount[c.file] += c.newlines;
+            }
+            Stmt st(db,
+                "INSERT INTO files(id, path, origin, size, sha256, mtime_ns, readable, read_error, cut, "
+                "line_count, chunk_count) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+            for (std::size_t f = 0; f < files.size(); ++f) {
+                const auto& in = files[f];
+                const bool partialLine = !in.bytes.empty() && in.bytes.back() != '\n';
+                st.bind(1, static_cast<std::uint64_t>(f)).bind(2, in.path).bind(3, in.origin).bind(4, in.bytes.size());
+                if (in.readable)
+                    st.bind(5, fileSha[f]);
+                else
+                    st.bindNull(5);
+                st.bindTime(6, in.mtimeNs)
+                    .bind(7, in.readable)
+                    .bind(8, in.readError)
+                    .bind(9, in.cut)
+                    .bind(10, lineCount[f] + (partialLine ? 1 : 0))
+                    .bind(11, chunkCount[f])
+                    .run();
+            }
+            Stmt ch(db,
+                "INSERT INTO chunks(file_id, seq, first_byte, first_line, starts_line, newlines, raw_size, "
+                "sha256, codec, data) VALUES (?,?,?,?,?,?,?,?,'zstd',?)");
+            for (std::size_t i = 0; i < chunks.size(); ++i) {
+                auto& c = chunks[i];
+                ch.bind(1, static_cast<std::uint64_t>(c.file))
+                    .bind(2, c.seq)
+                    .bind(3, c.firstByte)
+                    .bind(4, c.firstLine)
+                    .bind(5, c.startsLine)
+                    .bind(6, c.newlines)
+                    .bind(7, c.raw.size())
+                    .bind(8, c.sha)
+                    .bindBlob(9, c.data)
+                    .run();
+                if (i % 64 == 63)
+                    step("chunk");
+            }
+        }
+        step("files");
+        exec(db, "COMMIT");
+        // Flush the bulk now, while the caller is still analysing: the final fsync then has little left to do.
+        fsyncPath(tmp, false);
+        step("evidence-written");
+    });
+    return draft;
+}
+
 std::unique_ptr<CaseFile> CaseFile::create(
     const std::string& path, const CaseCreateRequest& req, std::vector<Diagnostic>& errors)
 {
@@ -384,114 +511,26 @@ std::unique_ptr<CaseFile> CaseFile::create(
         errors.push_back(makeDiagnostic(Severity::Error, "case-internal", "incomplete case request", path));
         return nullptr;
     }
-    if (fileExists(path)) {
-        errors.push_back(makeDiagnostic(Severity::Error, "case-exists",
-            "a file already exists there; a case is never overwritten: choose another name, or add a run to it "
-            "with 'faultline-cli rerun'",
-            path));
+    const unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
+    const auto& cp = req.checkpoint;
+    auto step = [&](std::string_view s) {
+        if (cp)
+            cp(s);
+    };
+    const std::shared_ptr<CaseDraft> draft = req.draft && req.draft->path == path && req.draft->input == req.input
+        ? req.draft
+        : draftCase(path, *req.input, threads, req.zstdLevel, cp);
+    if (!draft->errors.empty() || !draft->db) {
+        errors.insert(errors.end(), draft->errors.begin(), draft->errors.end());
+        if (draft->errors.empty())
+            errors.push_back(makeDiagnostic(Severity::Error, "case-internal", "the case draft was used already", path));
         return nullptr;
     }
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const std::string tmp =
-        (dir / ("." + target.filename().string() + ".partial-" + std::to_string(::getpid()))).string();
-    removeWithSidecars(tmp);
-    const int fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        errors.push_back(makeDiagnostic(
-            Severity::Error, "case-io", std::string("cannot create the case file: ") + std::strerror(errno), path));
-        return nullptr;
-    }
-    ::close(fd);
-
-    sqlite3* db = nullptr;
+    sqlite3* db = draft->db;
+    const std::string& tmp = draft->tmp;
     const bool ok = guarded(path, errors, [&] {
-        const int rc = sqlite3_open_v2(tmp.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-        if (rc != SQLITE_OK)
-            casefile::throwSql(db, rc, "open");
-        // The new case is a private temporary file until the rename: no journal is needed while it is written
-        // (a failure deletes it), and one fsync before the rename makes it durable.
-        exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
-        const auto& cp = req.checkpoint;
-        auto step = [&](std::string_view s) {
-            if (cp)
-                cp(s);
-        };
         { // statements are finalised at the end of this block, before the connection closes
             exec(db, "BEGIN");
-            exec(db, (std::string("PRAGMA application_id = ") + std::to_string(kCaseApplicationId) + ";").c_str());
-            exec(db, (std::string("PRAGMA user_version = ") + std::to_string(kCaseSchemaVersion) + ";").c_str());
-            for (int v = 1; v <= kCaseSchemaVersion; ++v)
-                exec(db, schemaSection(v).c_str());
-            {
-                Stmt meta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
-                const std::pair<const char*, std::string> rows[] = { { "format", "faultline-case" },
-                    { "created_at", nowUtc() }, { "created_by", std::string("faultline ") + kVersion },
-                    { "bundle_root", req.input->root }, { "read_compat_version", "1" },
-                    { "chunk_target", std::to_string(kChunkTarget) }, { "chunk_hash", "stored" } };
-                for (const auto& [k, v] : rows)
-                    meta.bind(1, k).bind(2, v).run();
-            }
-            step("meta");
-
-            // Evidence bytes: chunked, hashed and compressed on every core (unless the caller did it already).
-            const auto& files = req.input->files;
-            const unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
-            const std::shared_ptr<const PreparedEvidence> prepared = req.prepared && req.prepared->input == req.input
-                ? req.prepared
-                : prepareCaseEvidence(*req.input, threads, req.zstdLevel);
-            const auto& chunks = prepared->chunks;
-            const auto& fileSha = prepared->fileSha;
-            step("compressed");
-            {
-                std::vector<std::uint64_t> chunkCount(files.size(), 0);
-                std::vector<std::uint64_t> lineCount(files.size(), 0);
-                for (const auto& c : chunks) {
-                    ++chunkCount[c.file];
-                    lineCount[c.file] += c.newlines;
-                }
-                Stmt st(db,
-                    "INSERT INTO files(id, path, origin, size, sha256, mtime_ns, readable, read_error, cut, "
-                    "line_count, chunk_count) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-                for (std::size_t f = 0; f < files.size(); ++f) {
-                    const auto& in = files[f];
-                    const bool partialLine = !in.bytes.empty() && in.bytes.back() != '\n';
-                    st.bind(1, static_cast<std::uint64_t>(f))
-                        .bind(2, in.path)
-                        .bind(3, in.origin)
-                        .bind(4, in.bytes.size());
-                    if (in.readable)
-                        st.bind(5, fileSha[f]);
-                    else
-                        st.bindNull(5);
-                    st.bindTime(6, in.mtimeNs)
-                        .bind(7, in.readable)
-                        .bind(8, in.readError)
-                        .bind(9, in.cut)
-                        .bind(10, lineCount[f] + (partialLine ? 1 : 0))
-                        .bind(11, chunkCount[f])
-                        .run();
-                }
-                Stmt ch(db,
-                    "INSERT INTO chunks(file_id, seq, first_byte, first_line, starts_line, newlines, raw_size, "
-                    "sha256, codec, data) VALUES (?,?,?,?,?,?,?,?,'zstd',?)");
-                for (std::size_t i = 0; i < chunks.size(); ++i) {
-                    auto& c = chunks[i];
-                    ch.bind(1, static_cast<std::uint64_t>(c.file))
-                        .bind(2, c.seq)
-                        .bind(3, c.firstByte)
-                        .bind(4, c.firstLine)
-                        .bind(5, c.startsLine)
-                        .bind(6, c.newlines)
-                        .bind(7, c.raw.size())
-                        .bind(8, c.sha)
-                        .bindBlob(9, c.data)
-                        .run();
-                    if (i % 64 == 63)
-                        step("chunk");
-                }
-            }
-            step("files");
 
             // The import and its evidence.
             const EvidenceSet& ev = *req.evidence;
@@ -551,8 +590,8 @@ std::unique_ptr<CaseFile> CaseFile::create(
                         .run();
             }
             std::map<std::string, std::int64_t> fileIds;
-            for (std::size_t f = 0; f < files.size(); ++f)
-                fileIds.emplace(files[f].path, static_cast<std::int64_t>(f));
+            for (std::size_t f = 0; f < req.input->files.size(); ++f)
+                fileIds.emplace(req.input->files[f].path, static_cast<std::int64_t>(f));
             {
                 Stmt st(db,
                     "INSERT INTO sources(idx, file_id, path, format, format_reason, kind, host, zone, zone_assumed, "
@@ -666,24 +705,21 @@ std::unique_ptr<CaseFile> CaseFile::create(
         }
         // Closing checkpoints the WAL into the file, so the case is one self-contained file from here on.
         const int closeRc = sqlite3_close(db);
-        db = nullptr;
         if (closeRc != SQLITE_OK)
-            casefile::throwSql(nullptr, closeRc, "close");
+            casefile::throwSql(nullptr, closeRc, "close"); // the draft still owns the connection and closes it
+        draft->db = nullptr;
         fsyncPath(tmp, false);
         if (fileExists(tmp + "-wal"))
             fail(path, "case-io", "the new case's write-ahead log was not checkpointed");
         if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0)
             fail(path, errno == EEXIST ? "case-exists" : "case-io",
                 std::string("cannot move the new case into place: ") + std::strerror(errno));
-        fsyncPath(dir.string(), true);
+        draft->consumed = true;
+        fsyncPath(draft->dir, true);
         step("renamed");
     });
-    if (!ok) {
-        if (db)
-            sqlite3_close_v2(db);
-        removeWithSidecars(tmp);
-        return nullptr;
-    }
+    if (!ok)
+        return nullptr; // the draft's destructor closes and removes the temporary file
     return open(path, CaseOpenOptions {}, errors);
 }
 

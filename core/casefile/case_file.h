@@ -63,6 +63,26 @@ struct PreparedObservations;
 std::shared_ptr<const PreparedObservations> prepareCaseObservations(
     const EvidenceSet& evidence, unsigned threads = 0, int zstdLevel = 1);
 
+/// The first half of creating a case at a path: the evidence prepared and written into the case's temporary file.
+/// It may run while the import and the analysis run; CaseFile::create finishes it. Dropping an unused draft removes
+/// its temporary file. `errors` says why a draft failed.
+struct CaseDraft
+{
+    std::string path; ///< the case's final path
+    std::string tmp; ///< the temporary file beside it
+    std::string dir;
+    const BundleInput* input = nullptr;
+    sqlite3* db = nullptr;
+    std::vector<Diagnostic> errors;
+    bool consumed = false;
+    CaseDraft() = default;
+    CaseDraft(const CaseDraft&) = delete;
+    CaseDraft& operator=(const CaseDraft&) = delete;
+    ~CaseDraft();
+};
+std::shared_ptr<CaseDraft> draftCase(const std::string& path, const BundleInput& input, unsigned threads = 0,
+    int zstdLevel = 1, const CaseCheckpoint& checkpoint = {});
+
 struct CaseCreateRequest
 {
     const BundleInput* input = nullptr;
@@ -73,8 +93,8 @@ struct CaseCreateRequest
     std::string jobOption; ///< the job id the import was asked for (LoadOptions::jobId)
     unsigned threads = 0; ///< compression threads; 0: hardware concurrency
     int zstdLevel = 1; ///< zstd level 1: about 550 MB/s per core on logs, which it shrinks 7x
-    /// The input's evidence already prepared (prepareCaseEvidence over `input`); null: prepared here.
-    std::shared_ptr<const PreparedEvidence> prepared;
+    /// The case already drafted (draftCase for the same path and input); null: drafted here.
+    std::shared_ptr<CaseDraft> draft;
     /// The evidence's observations already prepared (prepareCaseObservations over `evidence`); null: prepared here.
     std::shared_ptr<const PreparedObservations> preparedObservations;
     CaseCheckpoint checkpoint;

@@ -2,10 +2,12 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/analysis_controller.h"
+#include "app/gui/case_panel.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -62,12 +64,26 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
             m_result.matchesStoredRun = true;
         }
         m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
+        m_casePanel->showCase(path);
+        m_casePanel->parentWidget()->setVisible(true);
         updateActions();
     });
     connect(m_controller, &AnalysisController::caseFailed, this, [this](const QString& message) {
         m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
         m_status->setToolTip(message);
     });
+    auto* dock = new QDockWidget(tr("Case"), this);
+    dock->setObjectName(QStringLiteral("caseDock"));
+    m_casePanel = new CasePanel(dock);
+    dock->setWidget(m_casePanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    dock->setVisible(false);
+    connect(m_casePanel, &CasePanel::failed, this, [this](const QString& message) {
+        m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
+        m_status->setToolTip(message);
+    });
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(dock->toggleViewAction());
     updateActions();
     resize(1280, 820);
 }
@@ -143,6 +159,8 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_cancel->setVisible(false);
     m_view->setResult(result);
     m_result = result;
+    m_casePanel->showCase(QString::fromStdString(result.casePath));
+    m_casePanel->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;
     QString status = tr("%1 sources, %2 records, %3 events · catalog %4 %5")

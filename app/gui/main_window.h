@@ -20,6 +20,7 @@ class VerdictView;
 namespace faultline::app {
 
 class AnalysisController;
+class CasePanel;
 
 class MainWindow : public QMainWindow
 {
@@ -28,6 +29,7 @@ public:
     explicit MainWindow(const QString& rulesDir, QWidget* parent = nullptr);
 
     void openBundle(const QString& path);
+    CasePanel* casePanel() const { return m_casePanel; }
     /// Opens a case file: its stored evidence is re-analysed off the UI thread and compared with its latest run.
     void openCase(const QString& path);
     /// Saves the shown analysis as a new case (off the UI thread).
@@ -51,6 +53,7 @@ private:
     QLabel* m_status;
     QString m_bundle;
     views::AnalysisResult m_result;
+    CasePanel* m_casePanel = nullptr;
     QAction* m_saveCase = nullptr;
     QAction* m_addRun = nullptr;
 };

@@ -1058,8 +1058,14 @@ std::optional<RunDiff> CaseFile::diff(std::int64_t from, std::int64_t to, std::v
         }
         // Inputs that changed are listed too, but alone they do not make the verdicts differ.
         for (const char* f : { "catalog version", "catalog hash", "engine version", "evidence fingerprint" })
-            if (a.fields.at(f) != b.fields.at(f))
-                d.changes.push_back(std::string("input ") + f + ": " + a.fields.at(f) + " → " + b.fields.at(f));
+            if (a.fields.at(f) != b.fields.at(f)) {
+                // Hashes are shown by their first 12 digits, as git shows commits.
+                const bool hash =
+                    std::string_view(f) == "catalog hash" || std::string_view(f) == "evidence fingerprint";
+                const auto shown = [&](const std::string& v) { return hash ? v.substr(0, 12) : v; };
+                d.changes.push_back(
+                    std::string("input ") + f + ": " + shown(a.fields.at(f)) + " → " + shown(b.fields.at(f)));
+            }
         out = std::move(d);
     });
     return out;

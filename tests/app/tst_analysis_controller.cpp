@@ -2,6 +2,7 @@
 // AnalysisController runs import and analysis off the UI thread: the event loop keeps turning, progress arrives,
 // a cancelled run reports "cancelled" and never a result, and a superseded run's result is dropped.
 #include "app/gui/analysis_controller.h"
+#include "app/gui/case_panel.h"
 #include "tests/common/test_helpers.h"
 
 #include <QFile>
@@ -89,6 +90,21 @@ private Q_SLOTS:
         controller.addRun(reopened);
         QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
         QVERIFY(saved.takeFirst().at(1).toString().contains(QLatin1String("run 2 added (same verdict as run 1)")));
+
+        // The case panel lists the runs and keeps notes, the narrative and the expected verdict.
+        app::CasePanel panel;
+        panel.showCase(casePath);
+        QVERIFY(panel.text().contains(QLatin1String("same verdict as run 1")));
+        QVERIFY(panel.addNote(QStringLiteral("reseated the NVLink cable")));
+        QVERIFY(panel.setNarrative(QStringLiteral("first draft")));
+        QVERIFY(panel.setNarrative(QStringLiteral("NVLink failure on node-02")));
+        QVERIFY(panel.markLatestExpected(QStringLiteral("postmortem")));
+        const QString text = panel.text();
+        QVERIFY(text.contains(QLatin1String("reseated the NVLink cable")));
+        QVERIFY(text.contains(QLatin1String("NVLink failure on node-02")));
+        QVERIFY(!text.contains(QLatin1String("first draft")));
+        QVERIFY(text.contains(QLatin1String("Expected verdict: run 2")));
+        QVERIFY(text.contains(QLatin1String("meets it")));
 
         // A damaged case is reported, not shown.
         QSignalSpy failed(&controller, &app::AnalysisController::analysisFailed);

@@ -6,6 +6,9 @@
 
 #include <re2/re2.h>
 
+#include <cstring>
+#include <memory>
+
 namespace faultline::core {
 
 using namespace casefile;
@@ -78,8 +81,30 @@ std::string readChunk(const Stmt& st, const std::string& file, const std::string
 
 std::optional<BundleInput> CaseFile::loadInput(std::vector<Diagnostic>& errors)
 {
+    /// A file's bytes, decompressed in place by several threads (not zero-filled first).
+    struct Buffer
+    {
+        explicit Buffer(std::size_t n)
+            : data(new char[n ? n : 1])
+            , size(n)
+        { }
+        std::unique_ptr<char[]> data;
+        std::size_t size;
+    };
+    struct Job
+    {
+        std::size_t file = 0;
+        std::uint64_t seq = 0;
+        std::uint64_t rawSize = 0;
+        std::string sha;
+        std::string codec;
+        std::string stored;
+        char* dest = nullptr;
+    };
     std::optional<BundleInput> out;
     guarded(m_path, errors, [&] {
+        std::vector<Job> jobs;
+        std::vector<std::pair<std::size_t, std::string>> shas;
         BundleInput in;
         {
             Stmt st(m_db,
@@ -137,35 +162,66 @@ std::optional<BundleInput> CaseFile::loadInput(std::vector<Diagnostic>& errors)
             if (f.readable) {
                 if (size > (std::uint64_t(64) << 30))
                     fail(m_path, "case-corrupt", "evidence file '" + f.path + "' records an impossible size");
-                auto bytes = std::make_shared<std::string>();
-                bytes->reserve(static_cast<std::size_t>(size));
+                auto buffer = std::make_shared<Buffer>(static_cast<std::size_t>(size));
                 ch.bind(1, id);
                 std::uint64_t expectSeq = 0;
+                std::uint64_t at = 0;
                 while (ch.step()) {
-                    ChunkRow row;
-                    std::string raw = readChunk(ch, m_path, f.path, row, m_storedChunkHash);
-                    if (row.seq != expectSeq || row.firstByte != bytes->size())
+                    Job job;
+                    job.file = in.files.size();
+                    job.seq = ch.u64(0);
+                    job.rawSize = ch.u64(4);
+                    job.sha = ch.text(5);
+                    job.codec = ch.text(6);
+                    job.stored = std::string(ch.blob(7));
+                    if (job.seq != expectSeq || ch.u64(1) != at || job.rawSize > size - at)
                         fail(m_path, "case-missing-chunk",
                             "evidence file '" + f.path + "' lacks chunk " + std::to_string(expectSeq)
                                 + ": its bytes cannot be read back in full (the case was altered or damaged)");
-                    bytes->append(raw);
+                    job.dest = buffer->data.get() + at;
+                    at += job.rawSize;
                     ++expectSeq;
+                    jobs.push_back(std::move(job));
                 }
                 ch.reset();
-                if (bytes->size() != size)
+                if (at != size)
                     fail(m_path, "case-missing-chunk",
-                        "evidence file '" + f.path + "' reads back as " + std::to_string(bytes->size())
-                            + " bytes instead of " + std::to_string(size)
-                            + ": chunks are missing (the case was altered or damaged)");
-                if (Sha256::hex(*bytes) != sha)
-                    fail(m_path, "case-altered",
-                        "evidence file '" + f.path
-                            + "' does not match its recorded SHA-256: the case was altered (tampering or corruption)");
-                f.bytes = *bytes;
-                f.owner = std::move(bytes);
+                        "evidence file '" + f.path + "' reads back as " + std::to_string(at) + " bytes instead of "
+                            + std::to_string(size) + ": chunks are missing (the case was altered or damaged)");
+                f.bytes = std::string_view(buffer->data.get(), buffer->size);
+                f.owner = std::move(buffer);
+                shas.push_back({ in.files.size(), sha });
             }
             in.files.push_back(std::move(f));
         }
+        // Every chunk is checked and decompressed, then every file checked against its SHA-256, on every core.
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        parallelFor(jobs.size(), threads, [&](std::size_t j) {
+            const Job& job = jobs[j];
+            const std::string& path = in.files[job.file].path;
+            const std::string what = "chunk " + std::to_string(job.seq) + " of evidence file '" + path + "'";
+            if (m_storedChunkHash && Sha256::hex(job.stored) != job.sha)
+                fail(m_path, "case-altered",
+                    what + " does not match its SHA-256: the case was altered (tampering or corruption)");
+            if (job.codec == "none") {
+                if (job.stored.size() != job.rawSize)
+                    fail(m_path, "case-altered", what + " does not have its recorded size: the case was altered");
+                std::memcpy(job.dest, job.stored.data(), job.stored.size());
+            } else {
+                decompressInto(job.stored, static_cast<std::size_t>(job.rawSize), job.dest, m_path, what);
+            }
+            if (!m_storedChunkHash
+                && Sha256::hex(std::string_view(job.dest, static_cast<std::size_t>(job.rawSize))) != job.sha)
+                fail(m_path, "case-altered",
+                    what + " does not match its SHA-256: the case was altered (tampering or corruption)");
+        });
+        parallelFor(shas.size(), threads, [&](std::size_t k) {
+            const auto& [file, sha] = shas[k];
+            if (Sha256::hex(in.files[file].bytes) != sha)
+                fail(m_path, "case-altered",
+                    "evidence file '" + in.files[file].path
+                        + "' does not match its recorded SHA-256: the case was altered (tampering or corruption)");
+        });
         out = std::move(in);
     });
     return out;

@@ -124,6 +124,9 @@ template <class F> void parallelFor(std::size_t n, unsigned threads, F&& task)
 }
 
 std::string compress(std::string_view raw, int level);
+/// Decompresses exactly `rawSize` bytes into `out`; anything else is reported as an altered case.
+void decompressInto(
+    std::string_view data, std::size_t rawSize, char* out, const std::string& file, const std::string& what);
 /// Decompresses a frame whose size is recorded in the frame itself, refusing sizes over `cap`.
 std::string decompressAtMost(std::string_view data, std::size_t cap, const std::string& file, const std::string& what);
 std::string decompress(std::string_view data, std::size_t rawSize, const std::string& file, const std::string& what);

@@ -101,4 +101,10 @@ echo "| analyze -o (best of 3) / analyze alone (best of 3, same run) | $best_cas
 echo "| case size / bundle size | $((case_bytes / 1048576)) MiB / $mb MiB = $(awk -v a="$case_bytes" -v b="$bytes" 'BEGIN {printf "%.1f", 100 * a / b}') % | <= 40 % |"
 echo "| faultline-cli show (process start to verdict printed) | $show_s s | <= 0.3 s |"
 echo "| faultline-cli grep over all evidence (process) | $grep_s s = $(rate "$mb" "$grep_s") MiB/s | >= 300 MB/s |"
+cp "$case_file" "$work/rerun.faultline"
+read -r rerun_s rerun_rss < <( { /usr/bin/time -f '%e %M' "$cli" rerun "$work/rerun.faultline" > /dev/null; } 2>&1 | tail -1)
+read -r verify_s _ < <( { /usr/bin/time -f '%e %M' "$cli" verify "$case_file" > /dev/null; } 2>&1 | tail -1)
+echo "| faultline-cli rerun (stored evidence re-imported, analysed, run added) | $rerun_s s, peak RSS $((rerun_rss / 1024)) MiB | - |"
+echo "| faultline-cli verify (every chunk and file hash) | $verify_s s | - |"
+rm -f "$work/rerun.faultline"
 "$bench" "$case_file" 'Xid \(PCI|watchdog'

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -406,6 +407,19 @@ std::shared_ptr<CaseDraft> draftCase(const std::string& path, const BundleInput&
     }
     const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    // Temporary files of earlier attempts whose process is gone (killed while writing) are removed.
+    {
+        std::error_code ec;
+        const std::string prefix = "." + target.filename().string() + ".partial-";
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (name.rfind(prefix, 0) != 0)
+                continue;
+            const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+            if (pid > 0 && pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                fs::remove(it->path(), ec);
+        }
+    }
     static std::atomic<unsigned> serial { 0 };
     const std::string tmp = (dir
         / ("." + target.filename().string() + ".partial-" + std::to_string(::getpid()) + "-"
@@ -791,9 +805,20 @@ std::unique_ptr<CaseFile> CaseFile::open(
             std::string backup = path + ".schema" + std::to_string(version) + ".bak";
             for (int n = 2; fileExists(backup); ++n)
                 backup = path + ".schema" + std::to_string(version) + "-" + std::to_string(n) + ".bak";
-            Stmt vac(c->m_db, "VACUUM INTO ?");
-            vac.bind(1, backup).run();
-            ::chmod(backup.c_str(), 0600);
+            // The backup is written under a temporary name and renamed, so a killed migration never leaves a
+            // partial file that looks like a backup.
+            const std::string partial = backup + ".partial-" + std::to_string(::getpid());
+            removeWithSidecars(partial);
+            {
+                Stmt vac(c->m_db, "VACUUM INTO ?");
+                vac.bind(1, partial).run();
+            }
+            ::chmod(partial.c_str(), 0600);
+            fsyncPath(partial, false);
+            if (::renameat2(AT_FDCWD, partial.c_str(), AT_FDCWD, backup.c_str(), RENAME_NOREPLACE) != 0) {
+                removeWithSidecars(partial);
+                fail(path, "case-io", "cannot keep a backup before migrating: " + std::string(std::strerror(errno)));
+            }
             exec(c->m_db, "BEGIN IMMEDIATE");
             for (int v = version + 1; v <= kCaseSchemaVersion; ++v)
                 exec(c->m_db, schemaSection(v).c_str());

@@ -575,6 +575,42 @@ private Q_SLOTS:
         QVERIFY(c->diff(1, 2, errors)->same);
     }
 
+    void killedMigrationKeepsTheCase()
+    {
+        // Kill a migration at random moments: the case always opens afterwards, and a backup, when one exists, is a
+        // whole schema-1 case (never a partial file).
+        std::mt19937 rng(11);
+        for (int i = 0; i < 12; ++i) {
+            const std::string p = path("migrate-" + std::to_string(i) + ".faultline");
+            fs::copy_file(tests::sourcePath("tests/data/cases/schema1-python-exception.faultline"), p);
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                std::vector<Diagnostic> e;
+                CaseFile::open(p, {}, e);
+                ::_exit(0);
+            }
+            ::usleep(std::uniform_int_distribution<useconds_t>(0, 8000)(rng));
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+            if (fs::exists(p + ".schema1.bak")) {
+                sqlite3* db = nullptr;
+                QCOMPARE(sqlite3_open_v2((p + ".schema1.bak").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+                sqlite3_stmt* st = nullptr;
+                QCOMPARE(sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &st, nullptr), SQLITE_OK);
+                QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+                QCOMPARE(sqlite3_column_int(st, 0), 1);
+                sqlite3_finalize(st);
+                sqlite3_close(db);
+            }
+            std::vector<Diagnostic> errors;
+            auto c = CaseFile::open(p, {}, errors);
+            QVERIFY2(c, tests::diagCodes(errors).c_str());
+            QCOMPARE(c->schemaVersion(), kCaseSchemaVersion);
+            QCOMPARE(c->runs(errors).size(), std::size_t(1));
+            QVERIFY(c->verify().empty());
+        }
+    }
+
     void readOnlyOpenNeverWrites()
     {
         const std::string p = makeCase("ro.faultline");
@@ -627,6 +663,10 @@ private Q_SLOTS:
         }
         QVERIFY2(killed > 5, "the creation passes too few checkpoints for this test to mean much");
         QVERIFY(fs::exists(p));
+        // The killed attempts' temporary files were cleaned up by the later ones.
+        for (const auto& e : fs::directory_iterator(m_dir.path().toStdString()))
+            QVERIFY2(e.path().filename().string().find("killed-create.faultline.partial") == std::string::npos,
+                e.path().c_str());
     }
 
     void killedRerunKeepsPreviousState()

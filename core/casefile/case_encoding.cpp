@@ -16,7 +16,7 @@ namespace casefile {
 
 std::string compress(std::string_view raw, int level)
 {
-    // One compression context per thread: creating one per chunk costs more than compressing 64 KiB.
+    // One compression context per thread: creating one per chunk costs about as much as compressing the chunk.
     thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> ctx(ZSTD_createCCtx(), &ZSTD_freeCCtx);
     // Compress into a reused scratch buffer and keep only the compressed bytes: fresh bound-sized buffers per
     // chunk would touch (and fault in) as much memory as the evidence itself.

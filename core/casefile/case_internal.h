@@ -58,7 +58,7 @@ struct PreparedEvidence
 
 namespace casefile {
 
-inline constexpr std::size_t kChunkTarget = 64 * 1024;
+inline constexpr std::size_t kChunkTarget = 128 * 1024;
 inline constexpr std::size_t kBlockRecords = 4096;
 inline constexpr std::size_t kMaxGrepLine = 4096;
 

@@ -3,10 +3,14 @@
 
 #include "core/casefile/case_file.h"
 
+#include <QDialog>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QInputDialog>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace faultline::app {
@@ -44,6 +48,12 @@ CasePanel::CasePanel(QWidget* parent)
     buttons->addWidget(m_expect);
     layout->addLayout(buttons);
     setMinimumWidth(380);
+    m_view->setOpenLinks(false);
+    m_view->setToolTip(tr("Click a run to read its stored verdict"));
+    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("run"))
+            showStoredRun(url.path().toLongLong());
+    });
     connect(m_note, &QPushButton::clicked, this, [this] {
         bool ok = false;
         const QString text = QInputDialog::getMultiLineText(this, tr("Add Note"), tr("Note on the case:"), {}, &ok);
@@ -99,7 +109,8 @@ void CasePanel::refresh()
     const auto runs = c->runs(errors);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const auto& r = runs[i];
-        out += tr("<p><b>Run %1</b> · %2 by %3 · %4<br>catalog %5 %6 (%7) · engine %8<br><b>%9</b>")
+        out += tr("<p><a href=\"run:%1\"><b>Run %1</b></a> · %2 by %3 · %4<br>catalog %5 %6 (%7) · engine %8<br>"
+                  "<b>%9</b>")
                    .arg(r.id)
                    .arg(html(r.kind), html(r.author), html(r.createdAt), html(r.catalogName), html(r.catalogVersion),
                        html(r.catalogHash.substr(0, 12)), html(r.engineVersion), html(r.outcome));
@@ -148,6 +159,36 @@ void CasePanel::refresh()
     if (!errors.empty())
         out += tr("<pre>%1</pre>").arg(errorsText(errors).toHtmlEscaped());
     m_view->setHtml(out);
+}
+
+QString CasePanel::storedVerdict(qint64 run)
+{
+    std::vector<core::Diagnostic> errors;
+    auto c = core::CaseFile::open(m_path.toStdString(), { true, true }, errors);
+    const auto text = c ? c->verdictText(run, errors) : std::nullopt;
+    if (!text) {
+        Q_EMIT failed(errorsText(errors));
+        return {};
+    }
+    return QString::fromStdString(*text);
+}
+
+void CasePanel::showStoredRun(qint64 run)
+{
+    const QString text = storedVerdict(run);
+    if (text.isEmpty())
+        return;
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Run %1 — stored verdict").arg(run));
+    auto* view = new QPlainTextEdit(text, dialog);
+    view->setReadOnly(true);
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(view);
+    dialog->resize(900, 600);
+    dialog->show();
 }
 
 bool CasePanel::addNote(const QString& text)

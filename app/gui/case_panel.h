@@ -26,6 +26,9 @@ public:
     /// The panel's text as shown (for tests and copy/paste).
     QString text() const;
 
+    /// A run's stored verdict, as the CLI's `show --run N` prints it ("" and `failed` when it cannot be read).
+    QString storedVerdict(qint64 run);
+
     bool addNote(const QString& text);
     bool setNarrative(const QString& text);
     bool markLatestExpected(const QString& note);
@@ -36,6 +39,7 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    void showStoredRun(qint64 run);
 
     QString m_path;
     QTextBrowser* m_view;

@@ -105,6 +105,8 @@ private Q_SLOTS:
         QVERIFY(!text.contains(QLatin1String("first draft")));
         QVERIFY(text.contains(QLatin1String("Expected verdict: run 2")));
         QVERIFY(text.contains(QLatin1String("meets it")));
+        QVERIFY(panel.storedVerdict(1).contains(QLatin1String("Xid 149")));
+        QVERIFY(panel.storedVerdict(99).isEmpty());
 
         // A damaged case is reported, not shown.
         QSignalSpy failed(&controller, &app::AnalysisController::analysisFailed);

@@ -371,7 +371,8 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
     const std::string stored = c->importFingerprint(errors);
     if (!stored.empty() && fingerprint != stored)
         std::cerr << casePath << ": note: this build imports the stored evidence differently from the import "
-                  << "recorded in the case (evidence fingerprint changed); the diff below includes that\n";
+                  << "recorded in the case (evidence fingerprint changed): the new import is kept with this run, "
+                  << "and the diff below includes that\n";
     core::AnalysisOptions opts;
     opts.threads = threads;
     if (!before.empty()) {
@@ -389,6 +390,9 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
     ctx.fingerprint = fingerprint;
     ctx.windowFromNs = opts.windowFromNs;
     ctx.windowToNs = opts.windowToNs;
+    ctx.input = &*input;
+    ctx.importMs = std::chrono::duration_cast<std::chrono::milliseconds>(t1 - t0).count();
+    ctx.jobOption = load.jobId;
     const std::int64_t id = c->addRun(verdict, evidence, ctx, errors);
     if (id == 0)
         return printCaseErrors(errors);

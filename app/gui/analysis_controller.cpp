@@ -230,6 +230,8 @@ void AnalysisController::addRun(const views::AnalysisResult& result)
         ctx.rulesDir = rules;
         ctx.catalog = catalog.catalog.get();
         ctx.fingerprint = core::evidenceFingerprint(*result.evidence);
+        ctx.input = result.input.get();
+        ctx.jobOption = c->importJobOption(errors);
         const auto id = c->addRun(*result.verdict, *result.evidence, ctx, errors);
         if (id == 0)
             return QObject::tr("The run was not added:\n%1").arg(diagnosticsText(errors));

@@ -311,7 +311,9 @@ std::optional<std::vector<StoredObservation>> CaseFile::observations(
 {
     std::optional<std::vector<StoredObservation>> out;
     guarded(m_path, errors, [&] {
+        // The latest import's blocks (rows of schema 1 have no import_id: they belong to the first import).
         std::string sql = "SELECT source_idx, node, kind, count, data FROM observation_blocks WHERE "
+                          "coalesce(import_id, (SELECT min(id) FROM imports)) = (SELECT max(id) FROM imports) AND "
                           "(min_ns IS NULL OR (min_ns <= ?1 AND max_ns >= ?2))";
         if (!q.node.empty())
             sql += " AND node = ?3";

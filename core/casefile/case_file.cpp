@@ -146,13 +146,13 @@ std::string fieldsJson(const Event& e)
 
 /// Inserts a run and its events inside the caller's transaction. Returns the run id.
 std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, const RunContext& ctx, const char* kind,
-    const CaseCheckpoint& checkpoint)
+    std::int64_t importId, const CaseCheckpoint& checkpoint)
 {
     Stmt run(db,
         "INSERT INTO runs(created_at, kind, author, catalog_name, catalog_version, catalog_hash, rules_dir, "
         "engine_version, importer_version, fingerprint, scope_json, outcome, domain, subdomain, summary, "
         "confidence, cause_event, verdict_json, verdict_text, trace_json, duration_ms, window_from_ns, "
-        "window_to_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "window_to_ns, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     run.bind(1, nowUtc())
         .bind(2, kind)
         .bind(3, defaultAuthor(ctx.author))
@@ -174,7 +174,7 @@ std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, con
     else
         run.bindNull(17);
     run.bind(18, verdictToJson(v, ev)).bind(19, verdictToText(v, ev)).bind(20, ruleTraceJson(v, ctx.catalog));
-    run.bind(21, ctx.durationMs).bindTime(22, ctx.windowFromNs).bindTime(23, ctx.windowToNs).run();
+    run.bind(21, ctx.durationMs).bindTime(22, ctx.windowFromNs).bindTime(23, ctx.windowToNs).bind(24, importId).run();
     const std::int64_t id = sqlite3_last_insert_rowid(db);
     if (checkpoint)
         checkpoint("run");
@@ -303,6 +303,81 @@ std::string schemaSection(int version)
         throw std::logic_error("schema.sql has no section for version " + std::to_string(version));
     const auto end = sql.find("-- == version ", begin + marker.size());
     return std::string(sql.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+}
+
+/// Inserts an import (its row, diagnostics, incomplete archives and observation blocks) inside the caller's
+/// transaction. Returns its id.
+std::int64_t insertImport(sqlite3* db, const BundleInput& input, const EvidenceSet& ev,
+    const std::vector<CoverageEntry>& coverage, const PreparedObservations& blocks, std::int64_t importMs,
+    const std::string& jobOption, int /*zstdLevel*/)
+{
+    const std::string& fingerprint = blocks.fingerprint;
+    Stmt imp(db,
+        "INSERT INTO imports(created_at, importer, importer_version, bundle_root, has_manifest, "
+        "manifest_readable, manifest_path, manifest, scope_json, observations, metric_series, "
+        "fingerprint, report_text, report_json, duration_ms, job_option) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    imp.bind(1, nowUtc())
+        .bind(2, "faultline-importers")
+        .bind(3, kVersion)
+        .bind(4, input.root)
+        .bind(5, input.hasManifest)
+        .bind(6, input.manifestReadable)
+        .bind(7, input.manifestPath);
+    if (input.hasManifest)
+        imp.bindBlob(8, input.manifestText);
+    else
+        imp.bindNull(8);
+    imp.bind(9, scopeJson(ev.scope, ev))
+        .bind(10, ev.observations.size())
+        .bind(11, ev.metrics.size())
+        .bind(12, fingerprint)
+        .bind(13, importReportToText(ev, coverage))
+        .bind(14, importReportToJson(ev, coverage))
+        .bind(15, importMs)
+        .bind(16, jobOption)
+        .run();
+    const std::int64_t importId = sqlite3_last_insert_rowid(db);
+    insertDiagnostics(db, importId, "input", input.diagnostics);
+    {
+        // Bundle-level diagnostics of the evidence that the input did not already carry.
+        std::vector<Diagnostic> own(ev.diagnostics.begin()
+                + static_cast<std::ptrdiff_t>(std::min(ev.diagnostics.size(), input.diagnostics.size())),
+            ev.diagnostics.end());
+        insertDiagnostics(db, importId, "evidence", own);
+    }
+    {
+        Stmt st(db,
+            "INSERT INTO import_archives(import_id, path, status, bytes, code, message) VALUES "
+            "(?,?,?,?,?,?)");
+        for (const auto& a : input.archiveSources)
+            st.bind(1, importId)
+                .bind(2, a.path)
+                .bind(3, coverageStatusName(a.status))
+                .bind(4, a.bytes)
+                .bind(5, a.warnings.empty() ? std::string() : a.warnings.front().code)
+                .bind(6, a.warnings.empty() ? std::string() : a.warnings.front().message)
+                .run();
+    }
+    {
+        Stmt st(db,
+            "INSERT INTO observation_blocks(source_idx, node, kind, first_index, count, min_ns, max_ns, "
+            "data, import_id) VALUES (?,?,?,?,?,?,?,?,?)");
+        for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
+            const auto& blk = blocks.blocks[b];
+            st.bind(1, blk.source)
+                .bindOptText(2, ev.nodeName(blk.node))
+                .bind(3, kindText(blk.kind))
+                .bind(4, blk.first)
+                .bind(5, blk.count)
+                .bindTime(6, blk.minNs)
+                .bindTime(7, blk.maxNs)
+                .bindBlob(8, blk.data)
+                .bind(9, importId)
+                .run();
+        }
+    }
+    return importId;
 }
 
 } // namespace
@@ -555,54 +630,9 @@ std::unique_ptr<CaseFile> CaseFile::create(
                 : prepareCaseObservations(ev, threads, req.zstdLevel);
             const std::string fingerprint = blocks->fingerprint;
             step("fingerprint");
-            Stmt imp(db,
-                "INSERT INTO imports(created_at, importer, importer_version, bundle_root, has_manifest, "
-                "manifest_readable, manifest_path, manifest, scope_json, observations, metric_series, "
-                "fingerprint, report_text, report_json, duration_ms, job_option) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-            imp.bind(1, nowUtc())
-                .bind(2, "faultline-importers")
-                .bind(3, kVersion)
-                .bind(4, req.input->root)
-                .bind(5, req.input->hasManifest)
-                .bind(6, req.input->manifestReadable)
-                .bind(7, req.input->manifestPath);
-            if (req.input->hasManifest)
-                imp.bindBlob(8, req.input->manifestText);
-            else
-                imp.bindNull(8);
-            imp.bind(9, scopeJson(ev.scope, ev))
-                .bind(10, ev.observations.size())
-                .bind(11, ev.metrics.size())
-                .bind(12, fingerprint)
-                .bind(13, importReportToText(ev, v.coverage))
-                .bind(14, importReportToJson(ev, v.coverage))
-                .bind(15, req.importMs)
-                .bind(16, req.jobOption)
-                .run();
-            const std::int64_t importId = sqlite3_last_insert_rowid(db);
+            const std::int64_t importId =
+                insertImport(db, *req.input, ev, v.coverage, *blocks, req.importMs, req.jobOption, req.zstdLevel);
             step("import");
-            insertDiagnostics(db, importId, "input", req.input->diagnostics);
-            {
-                // Bundle-level diagnostics of the evidence that the input did not already carry.
-                std::vector<Diagnostic> own(ev.diagnostics.begin()
-                        + static_cast<std::ptrdiff_t>(std::min(ev.diagnostics.size(), req.input->diagnostics.size())),
-                    ev.diagnostics.end());
-                insertDiagnostics(db, importId, "evidence", own);
-            }
-            {
-                Stmt st(db,
-                    "INSERT INTO import_archives(import_id, path, status, bytes, code, message) VALUES "
-                    "(?,?,?,?,?,?)");
-                for (const auto& a : req.input->archiveSources)
-                    st.bind(1, importId)
-                        .bind(2, a.path)
-                        .bind(3, coverageStatusName(a.status))
-                        .bind(4, a.bytes)
-                        .bind(5, a.warnings.empty() ? std::string() : a.warnings.front().code)
-                        .bind(6, a.warnings.empty() ? std::string() : a.warnings.front().message)
-                        .run();
-            }
             std::map<std::string, std::int64_t> fileIds;
             for (std::size_t f = 0; f < req.input->files.size(); ++f)
                 fileIds.emplace(req.input->files[f].path, static_cast<std::int64_t>(f));
@@ -635,25 +665,6 @@ std::unique_ptr<CaseFile> CaseFile::create(
                         .bindTime(17, src.lastTimeNs)
                         .bind(18, src.warnings.size())
                         .run();
-                }
-            }
-            {
-                Stmt st(db,
-                    "INSERT INTO observation_blocks(source_idx, node, kind, first_index, count, min_ns, max_ns, "
-                    "data) VALUES (?,?,?,?,?,?,?,?)");
-                for (std::size_t b = 0; b < blocks->blocks.size(); ++b) {
-                    const auto& blk = blocks->blocks[b];
-                    st.bind(1, blk.source)
-                        .bindOptText(2, ev.nodeName(blk.node))
-                        .bind(3, kindText(blk.kind))
-                        .bind(4, blk.first)
-                        .bind(5, blk.count)
-                        .bindTime(6, blk.minNs)
-                        .bindTime(7, blk.maxNs)
-                        .bindBlob(8, blk.data)
-                        .run();
-                    if (b % 64 == 63)
-                        step("observations");
                 }
             }
             {
@@ -711,7 +722,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
             step("evidence");
             RunContext ctx = req.run;
             ctx.fingerprint = fingerprint;
-            insertRun(db, v, ev, ctx, "create", cp);
+            insertRun(db, v, ev, ctx, "create", importId, cp);
             step("before-commit");
             exec(db, "COMMIT");
             exec(db, "PRAGMA journal_mode = WAL;");
@@ -867,7 +878,7 @@ std::vector<RunInfo> CaseFile::runs(std::vector<Diagnostic>& errors)
         Stmt st(m_db,
             "SELECT id, created_at, kind, author, catalog_name, catalog_version, catalog_hash, "
             "engine_version, importer_version, fingerprint, outcome, domain, subdomain, summary, confidence, "
-            "rules_dir FROM runs ORDER BY id");
+            "rules_dir, coalesce(import_id, (SELECT min(id) FROM imports)) FROM runs ORDER BY id");
         while (st.step()) {
             RunInfo r;
             r.id = st.i64(0);
@@ -886,6 +897,7 @@ std::vector<RunInfo> CaseFile::runs(std::vector<Diagnostic>& errors)
             r.summary = st.text(13);
             r.confidence = st.f64(14);
             r.rulesDir = st.text(15);
+            r.importId = st.i64(16);
             out.push_back(std::move(r));
         }
     });
@@ -992,7 +1004,24 @@ std::int64_t CaseFile::addRun(const Verdict& verdict, const EvidenceSet& evidenc
     const bool ok = guarded(m_path, errors, [&] {
         exec(m_db, "BEGIN IMMEDIATE");
         began = true;
-        id = insertRun(m_db, verdict, evidence, context, "rerun", checkpoint);
+        std::int64_t importId = 0;
+        std::string latestFingerprint;
+        {
+            Stmt st(m_db, "SELECT id, fingerprint FROM imports ORDER BY id DESC LIMIT 1");
+            if (st.step()) {
+                importId = st.i64(0);
+                latestFingerprint = st.text(1);
+            }
+        }
+        if (context.input && !context.fingerprint.empty() && context.fingerprint != latestFingerprint) {
+            // The stored bytes import differently now: keep this import beside the earlier ones.
+            const auto blocks = prepareCaseObservations(evidence);
+            importId = insertImport(
+                m_db, *context.input, evidence, verdict.coverage, *blocks, context.importMs, context.jobOption, 1);
+            if (checkpoint)
+                checkpoint("import");
+        }
+        id = insertRun(m_db, verdict, evidence, context, "rerun", importId, checkpoint);
         if (checkpoint)
             checkpoint("before-commit");
         exec(m_db, "COMMIT");
@@ -1006,6 +1035,17 @@ std::int64_t CaseFile::addRun(const Verdict& verdict, const EvidenceSet& evidenc
         return 0;
     }
     return id;
+}
+
+std::int64_t CaseFile::importCount(std::vector<Diagnostic>& errors)
+{
+    std::int64_t n = 0;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db, "SELECT count(*) FROM imports");
+        if (st.step())
+            n = st.i64(0);
+    });
+    return n;
 }
 
 std::optional<RunDiff> CaseFile::diff(std::int64_t from, std::int64_t to, std::vector<Diagnostic>& errors)

@@ -48,6 +48,11 @@ struct RunContext
     std::string fingerprint; ///< of the evidence analysed (evidenceFingerprint)
     std::int64_t windowFromNs = INT64_MIN; ///< the window override the run used (AnalysisOptions)
     std::int64_t windowToNs = INT64_MIN;
+    /// For a re-run: the stored input it re-imported. When its evidence fingerprint differs from the case's latest
+    /// import (a newer importer), addRun records a new import and its observation blocks with the run.
+    const BundleInput* input = nullptr;
+    std::int64_t importMs = 0;
+    std::string jobOption;
 };
 
 /// A bundle's bytes cut into chunks, hashed and compressed: the costly half of creating a case. It reads the
@@ -120,6 +125,7 @@ struct RunInfo
     std::string importerVersion;
     std::string fingerprint;
     std::string rulesDir;
+    std::int64_t importId = 0; ///< the import whose evidence the run analysed
     std::string outcome;
     std::string domain;
     std::string subdomain;
@@ -264,6 +270,8 @@ public:
     /// Adds a run (one transaction). Returns its id, or 0 with errors.
     std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
         std::vector<Diagnostic>& errors, const CaseCheckpoint& checkpoint = {});
+    /// How many imports the case records (more than one when a re-run's import differed).
+    std::int64_t importCount(std::vector<Diagnostic>& errors);
     std::optional<RunDiff> diff(std::int64_t from, std::int64_t to, std::vector<Diagnostic>& errors);
 
     /// The stored bundle input, every chunk checked against its hash and every file against its SHA-256.

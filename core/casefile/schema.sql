@@ -242,6 +242,13 @@ CREATE INDEX events_by_type ON events(run_id, type, time_ns);
 DROP INDEX chunks_by_line;
 CREATE INDEX chunks_by_line ON chunks(file_id, first_line, seq);
 
+-- A re-run whose import of the stored bytes differs from the stored import (a newer importer: another evidence
+-- fingerprint) records a new import with its own observation blocks. A run and a block name their import; NULL
+-- (rows written with schema 1) means the case's first import. Queries use the latest import's blocks.
+ALTER TABLE runs ADD COLUMN import_id INTEGER REFERENCES imports(id);
+ALTER TABLE observation_blocks ADD COLUMN import_id INTEGER REFERENCES imports(id);
+CREATE INDEX observation_blocks_by_import ON observation_blocks(import_id, source_idx, first_index);
+
 -- Annotations: bookmarks, notes and tags on an event or on a line of the evidence, and the case narrative. Each
 -- carries an author and a time. Rows are never changed: an edit is a new row that names the one it supersedes,
 -- and a removal is a new row of kind 'removed' that supersedes it; the history stays readable.

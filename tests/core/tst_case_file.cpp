@@ -322,6 +322,39 @@ private Q_SLOTS:
         QCOMPARE(errors.back().code, std::string("case-no-run"));
     }
 
+    void aChangedImportIsKeptWithTheRun()
+    {
+        // A newer importer reads the stored bytes differently (simulated: one record's time moves). The re-run
+        // records a new import, and the observation index follows it; the first import stays.
+        const std::string p = makeCase("reimport.faultline");
+        std::vector<Diagnostic> errors;
+        auto c = CaseFile::open(p, {}, errors);
+        const auto input = c->loadInput(errors);
+        QVERIFY(input);
+        EvidenceSet ev = importers::importBundle(*input);
+        const std::int64_t moved = ev.observations[0].timeNs + 7 * kNsPerSec;
+        ev.observations[0].timeNs = moved;
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        RunContext ctx;
+        ctx.input = &*input;
+        ctx.fingerprint = evidenceFingerprint(ev);
+        QVERIFY(ctx.fingerprint != c->importFingerprint(errors));
+        QCOMPARE(c->addRun(v, ev, ctx, errors), std::int64_t(2));
+        QCOMPARE(c->importCount(errors), std::int64_t(2));
+        QCOMPARE(c->importFingerprint(errors), ctx.fingerprint);
+        const auto runs = c->runs(errors);
+        QCOMPARE(runs[0].importId, std::int64_t(1));
+        QCOMPARE(runs[1].importId, std::int64_t(2));
+        const auto obs = c->observations({}, errors);
+        QVERIFY(obs && !obs->empty());
+        QCOMPARE(obs->front().timeNs, moved);
+        QCOMPARE(obs->size(), ev.observations.size());
+        // The same evidence again adds a run, not an import.
+        QCOMPARE(c->addRun(v, ev, ctx, errors), std::int64_t(3));
+        QCOMPARE(c->importCount(errors), std::int64_t(2));
+        QVERIFY(c->verify().empty());
+    }
+
     void annotationsKeepHistory()
     {
         const std::string p = makeCase("notes.faultline");

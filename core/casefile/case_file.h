@@ -40,7 +40,7 @@ using CaseCheckpoint = std::function<void(std::string_view step)>;
 
 struct RunContext
 {
-    std::string author; ///< who ran it (user name); "" picks $USER
+    std::string author; ///< who ran it (user name); "" picks $FAULTLINE_AUTHOR, else $USER
     std::string rulesDir; ///< where the catalog came from
     const RuleCatalog* catalog = nullptr; ///< for the rule trace (rules that fired nothing are listed too)
     std::int64_t durationMs = 0;

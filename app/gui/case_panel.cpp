@@ -208,6 +208,31 @@ bool CasePanel::addNote(const QString& text)
     return true;
 }
 
+bool CasePanel::addLineNote(const QString& path, quint64 line, const QString& text)
+{
+    std::vector<core::Diagnostic> errors;
+    auto c = core::CaseFile::open(m_path.toStdString(), {}, errors);
+    core::Annotation a;
+    a.kind = "note";
+    a.target = "line";
+    a.line = line;
+    a.text = text.toStdString();
+    if (c)
+        for (const auto& f : c->files(errors))
+            if (f.path == path.toStdString())
+                a.fileId = f.id;
+    if (c && a.fileId < 0)
+        errors.push_back(core::makeDiagnostic(core::Severity::Error, "case-no-file",
+            "the case holds no evidence file '" + path.toStdString() + "'", m_path.toStdString()));
+    if (!c || a.fileId < 0 || c->annotate(a, errors) == 0) {
+        Q_EMIT failed(errorsText(errors));
+        return false;
+    }
+    refresh();
+    Q_EMIT caseChanged();
+    return true;
+}
+
 bool CasePanel::setNarrative(const QString& text)
 {
     std::vector<core::Diagnostic> errors;

@@ -30,6 +30,8 @@ public:
     QString storedVerdict(qint64 run);
 
     bool addNote(const QString& text);
+    /// A note on line `line` of the stored evidence file `path` (as the import report names it).
+    bool addLineNote(const QString& path, quint64 line, const QString& text);
     bool setNarrative(const QString& text);
     bool markLatestExpected(const QString& note);
 

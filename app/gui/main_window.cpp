@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -66,6 +67,7 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
         m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
         m_casePanel->showCase(path);
         m_casePanel->parentWidget()->setVisible(true);
+        m_view->setNotesEnabled(true);
         updateActions();
     });
     connect(m_controller, &AnalysisController::caseFailed, this, [this](const QString& message) {
@@ -81,6 +83,21 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
     connect(m_casePanel, &CasePanel::failed, this, [this](const QString& message) {
         m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
         m_status->setToolTip(message);
+    });
+    connect(m_view, &views::VerdictView::noteRequested, this, [this](int eventIndex) {
+        if (!m_result.verdict || !m_result.evidence || eventIndex < 0
+            || static_cast<std::size_t>(eventIndex) >= m_result.verdict->events.size())
+            return;
+        const auto& e = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
+        if (e.provenance.empty() || e.provenance.front().source >= m_result.evidence->sources.size())
+            return;
+        const auto& where = e.provenance.front();
+        const QString path = QString::fromStdString(m_result.evidence->sources[where.source].path);
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Add Note"),
+            tr("Note on %1:%2 (%3):").arg(path).arg(where.line).arg(QString::fromStdString(e.label)), {}, &ok);
+        if (ok && !text.trimmed().isEmpty())
+            m_casePanel->addLineNote(path, where.line, text);
     });
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(dock->toggleViewAction());
@@ -160,6 +177,7 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_view->setResult(result);
     m_result = result;
     m_casePanel->showCase(QString::fromStdString(result.casePath));
+    m_view->setNotesEnabled(!result.casePath.empty());
     m_casePanel->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;

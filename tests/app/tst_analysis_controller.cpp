@@ -106,6 +106,9 @@ private Q_SLOTS:
         QVERIFY(text.contains(QLatin1String("Expected verdict: run 2")));
         QVERIFY(text.contains(QLatin1String("meets it")));
         QVERIFY(panel.storedVerdict(1).contains(QLatin1String("Xid 149")));
+        QVERIFY(panel.addLineNote(QStringLiteral("nodes/node-02/dmesg.txt"), 70, QStringLiteral("the Xid line")));
+        QVERIFY(panel.text().contains(QLatin1String("nodes/node-02/dmesg.txt:70")));
+        QVERIFY(!panel.addLineNote(QStringLiteral("nowhere.txt"), 1, QStringLiteral("x")));
         QVERIFY(panel.storedVerdict(99).isEmpty());
 
         // A damaged case is reported, not shown.

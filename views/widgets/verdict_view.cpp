@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
@@ -50,6 +51,16 @@ VerdictView::VerdictView(QWidget* parent)
     m_trail->horizontalHeader()->setStretchLastSection(true);
     m_trail->verticalHeader()->hide();
     m_trail->setAlternatingRowColors(true);
+    m_trail->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_trail, &QTableView::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex index = m_trail->indexAt(at);
+        if (!index.isValid() || !m_notesEnabled)
+            return;
+        const int event = index.data(EvidenceTrailModel::EventIndexRole).toInt();
+        QMenu menu(this);
+        menu.addAction(tr("Add Note on This Evidence Line…"), this, [this, event] { Q_EMIT noteRequested(event); });
+        menu.exec(m_trail->viewport()->mapToGlobal(at));
+    });
     m_report->setReadOnly(true);
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     auto* split = new QSplitter(Qt::Vertical, this);

@@ -23,6 +23,12 @@ public:
 
     void setResult(const AnalysisResult& result);
     void clear(const QString& message);
+    /// Offers "Add Note on This Evidence Line…" in the trail's context menu (when the evidence lives in a case).
+    void setNotesEnabled(bool enabled) { m_notesEnabled = enabled; }
+
+Q_SIGNALS:
+    /// The user asked to annotate the evidence line of the verdict's event `eventIndex`.
+    void noteRequested(int eventIndex);
 
 private:
     QLabel* m_banner;
@@ -30,6 +36,7 @@ private:
     QTableView* m_trail;
     QPlainTextEdit* m_report;
     EvidenceTrailModel* m_model;
+    bool m_notesEnabled = false;
 };
 
 } // namespace faultline::views

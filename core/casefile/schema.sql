@@ -5,13 +5,14 @@
 -- Identification: PRAGMA application_id = 1179407427 (0x464C5443, "FLTC"); PRAGMA user_version = the schema
 -- version (this file: 2). The file is cut into sections, one per version: a new case runs them all; an older case
 -- is migrated forward by running the sections after its version, in one transaction, after a backup copy of the
--- file is written next to it. A section may only add to what came before (or alter it with SQL of its own). A case from a newer schema is refused, or opened read-only when its
--- meta.read_compat_version says this build can read it.
+-- file is written next to it. A section may only add to what came before (or alter it with SQL of its own). A case
+-- from a newer schema is refused, or opened read-only when its meta.read_compat_version says this build can read it.
 --
 -- Conventions: times are int64 nanoseconds since the Unix epoch, UTC (NULL when unknown); wall-clock stamps of
 -- actions (created_at) are RFC 3339 UTC text. Lines are 1-based, byte offsets 0-based. Node names are the
--- normalised short host names the engine uses. Every write is one transaction; the file uses WAL while open and
--- is checkpointed to a single self-contained file when closed.
+-- normalised short host names the engine uses. A new case is written into a private temporary file beside its
+-- target (no journal), flushed and renamed into place; every later write is one transaction in WAL mode. A closed
+-- case is checkpointed into a single self-contained file.
 
 -- == version 1 ==
 

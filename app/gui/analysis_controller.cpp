@@ -7,6 +7,7 @@
 #include "importers/bundle_loader.h"
 
 #include <QPromise>
+#include <QTemporaryDir>
 #include <QtConcurrent>
 
 namespace faultline::app {
@@ -142,10 +143,10 @@ void AnalysisController::start(const QStringList& bundlePaths)
     });
 }
 
-void AnalysisController::openCase(const QString& casePath)
+void AnalysisController::openCase(const QString& casePath, bool currentRules)
 {
     const std::string path = casePath.toStdString();
-    launch([path](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
+    launch([path, currentRules](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
         Outcome out;
         promise.setProgressValueAndText(5, QObject::tr("Reading the case"));
         std::vector<core::Diagnostic> errors;
@@ -158,12 +159,26 @@ void AnalysisController::openCase(const QString& casePath)
             promise.addResult(out);
             return;
         }
+        const auto runs = c->runs(errors);
+        // By default the latest run is reproduced with its own rules, stored in the case; the workbench's current
+        // rules are used on request, or when the case does not hold them (runs written before schema 2).
+        QTemporaryDir storedRules;
+        std::string useRules = rules;
+        std::string rulesOrigin = "current rules";
+        if (!currentRules && !runs.empty() && storedRules.isValid()) {
+            std::vector<core::Diagnostic> ignored;
+            if (c->extractCatalog(runs.back().id, storedRules.path().toStdString(), ignored)) {
+                useRules = storedRules.path().toStdString();
+                rulesOrigin = "run " + std::to_string(runs.back().id) + "'s rules";
+            }
+        }
         const std::string job = c->importJobOption(errors);
-        if (!importAndAnalyse(promise, rules, cancel, std::make_shared<core::BundleInput>(std::move(*input)), out, job)
+        if (!importAndAnalyse(
+                promise, useRules, cancel, std::make_shared<core::BundleInput>(std::move(*input)), out, job)
             && out.error.isEmpty())
             return;
         out.result.casePath = path;
-        const auto runs = c->runs(errors);
+        out.result.rulesOrigin = rulesOrigin;
         if (!runs.empty() && out.result.verdict) {
             out.result.storedRun = runs.back().id;
             const auto stored = c->verdictJson(runs.back().id, errors);

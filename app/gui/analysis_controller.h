@@ -29,9 +29,10 @@ public:
     ~AnalysisController() override;
 
     void start(const QStringList& bundlePaths);
-    /// Opens a case: its stored evidence is re-imported and analysed with the current catalog, and the result
+    /// Opens a case: its stored evidence is re-imported and analysed with the rules of its latest run (stored in the
+    /// case), or with the workbench's current rules when `currentRules` is set or the case lacks them; the result
     /// says whether it reproduces the case's latest run.
-    void openCase(const QString& casePath);
+    void openCase(const QString& casePath, bool currentRules = false);
     /// Saves `result` (an analysed bundle) as a new case file; `caseSaved` or `caseFailed` follows.
     void saveCase(const QString& casePath, const faultline::views::AnalysisResult& result);
     /// Adds `result`'s verdict to the case it came from as a new run.

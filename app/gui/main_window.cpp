@@ -38,6 +38,10 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
     openCaseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_saveCase = file->addAction(tr("&Save as Case…"), this, &MainWindow::chooseSaveCase);
     m_saveCase->setShortcut(QKeySequence::Save);
+    m_rerun = file->addAction(tr("&Re-run the Case with Current Rules"), this, [this] {
+        if (!m_result.casePath.empty())
+            openCase(QString::fromStdString(m_result.casePath), true);
+    });
     m_addRun = file->addAction(tr("&Add This Run to the Case"), this, [this] {
         m_status->setText(tr("Adding the run to the case…"));
         m_controller->addRun(m_result);
@@ -142,9 +146,10 @@ void MainWindow::updateActions()
     const bool analysed = m_result.verdict != nullptr;
     m_saveCase->setEnabled(analysed && m_result.input && m_result.casePath.empty());
     m_addRun->setEnabled(analysed && !m_result.casePath.empty() && !m_result.matchesStoredRun);
+    m_rerun->setEnabled(analysed && !m_result.casePath.empty());
 }
 
-void MainWindow::openCase(const QString& path)
+void MainWindow::openCase(const QString& path, bool currentRules)
 {
     m_bundle = path;
     m_result = {};
@@ -154,7 +159,7 @@ void MainWindow::openCase(const QString& path)
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
-    m_controller->openCase(path);
+    m_controller->openCase(path, currentRules);
 }
 
 void MainWindow::openBundle(const QString& path)
@@ -187,9 +192,11 @@ void MainWindow::showResult(const views::AnalysisResult& result)
                          .arg(v.events.size())
                          .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion));
     if (!result.casePath.empty())
-        status += result.matchesStoredRun
-            ? tr(" · reproduces the case's run %1").arg(result.storedRun)
-            : tr(" · differs from the case's run %1 (File ▸ Add This Run to the Case keeps it)").arg(result.storedRun);
+        status += tr(" · %1").arg(QString::fromStdString(result.rulesOrigin))
+            + (result.matchesStoredRun
+                    ? tr(" · reproduces the case's run %1").arg(result.storedRun)
+                    : tr(" · differs from the case's run %1 (File ▸ Add This Run to the Case keeps it)")
+                          .arg(result.storedRun));
     m_status->setText(status);
     Q_EMIT resultShown();
 }

@@ -30,8 +30,9 @@ public:
 
     void openBundle(const QString& path);
     CasePanel* casePanel() const { return m_casePanel; }
-    /// Opens a case file: its stored evidence is re-analysed off the UI thread and compared with its latest run.
-    void openCase(const QString& path);
+    /// Opens a case file: its stored evidence is re-analysed off the UI thread (with its latest run's own rules, or
+    /// the current ones) and compared with that run.
+    void openCase(const QString& path, bool currentRules = false);
     /// Saves the shown analysis as a new case (off the UI thread).
     void saveCase(const QString& path);
 
@@ -56,6 +57,7 @@ private:
     CasePanel* m_casePanel = nullptr;
     QAction* m_saveCase = nullptr;
     QAction* m_addRun = nullptr;
+    QAction* m_rerun = nullptr;
 };
 
 } // namespace faultline::app

@@ -25,6 +25,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -144,6 +145,49 @@ std::string fieldsJson(const Event& e)
     return w.str();
 }
 
+/// Stores the files of `catalog` (once per catalog hash) inside the caller's transaction. The files are read again
+/// from the catalog's root and stored only when they still hash to the loaded catalog's hash.
+void storeCatalog(sqlite3* db, const RuleCatalog& catalog)
+{
+    {
+        Stmt have(db, "SELECT 1 FROM catalog_files WHERE catalog_hash = ? LIMIT 1");
+        have.bind(1, catalog.contentHash());
+        if (have.step())
+            return;
+    }
+    const fs::path root(catalog.root());
+    std::vector<std::pair<std::string, std::string>> files; // relative path, content
+    auto read = [&](const fs::path& p, const std::string& rel) {
+        std::ifstream in(p, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (in)
+            files.emplace_back(rel, text.str());
+    };
+    read(root / "catalog.yaml", "catalog.yaml");
+    for (const char* sub : { "tables", "packs" }) {
+        std::vector<fs::path> paths;
+        std::error_code ec;
+        for (fs::directory_iterator it(root / sub, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".yaml")
+                paths.push_back(it->path());
+        std::sort(paths.begin(), paths.end());
+        for (const auto& p : paths)
+            read(p, std::string(sub) + "/" + p.filename().string());
+    }
+    Sha256 hash; // the catalog's own content hash: path, NUL, bytes, in load order
+    for (const auto& [rel, text] : files) {
+        hash.update(rel);
+        hash.update(std::string_view("\0", 1));
+        hash.update(text);
+    }
+    if (hash.hexDigest() != catalog.contentHash())
+        return; // the files changed on disk since the catalog was loaded: storing them would misstate the run
+    Stmt st(db, "INSERT INTO catalog_files(catalog_hash, path, content) VALUES (?,?,?)");
+    for (const auto& [rel, text] : files)
+        st.bind(1, catalog.contentHash()).bind(2, rel).bindBlob(3, text).run();
+}
+
 /// Inserts a run and its events inside the caller's transaction. Returns the run id.
 std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, const RunContext& ctx, const char* kind,
     std::int64_t importId, const CaseCheckpoint& checkpoint)
@@ -176,6 +220,8 @@ std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, con
     run.bind(18, verdictToJson(v, ev)).bind(19, verdictToText(v, ev)).bind(20, ruleTraceJson(v, ctx.catalog));
     run.bind(21, ctx.durationMs).bindTime(22, ctx.windowFromNs).bindTime(23, ctx.windowToNs).bind(24, importId).run();
     const std::int64_t id = sqlite3_last_insert_rowid(db);
+    if (ctx.catalog)
+        storeCatalog(db, *ctx.catalog);
     if (checkpoint)
         checkpoint("run");
 
@@ -1035,6 +1081,34 @@ std::int64_t CaseFile::addRun(const Verdict& verdict, const EvidenceSet& evidenc
         return 0;
     }
     return id;
+}
+
+bool CaseFile::extractCatalog(std::int64_t run, const std::string& dir, std::vector<Diagnostic>& errors)
+{
+    return guarded(m_path, errors, [&] {
+        Stmt st(m_db,
+            "SELECT f.path, f.content FROM runs r JOIN catalog_files f ON f.catalog_hash = r.catalog_hash "
+            "WHERE r.id = ? ORDER BY f.path");
+        st.bind(1, run);
+        std::size_t n = 0;
+        while (st.step()) {
+            const std::string rel = st.text(0);
+            if (rel.empty() || rel.front() == '/' || rel.find("..") != std::string::npos)
+                fail(m_path, "case-corrupt", "a stored catalog file has an unsafe path '" + rel + "'");
+            const fs::path target = fs::path(dir) / rel;
+            fs::create_directories(target.parent_path());
+            std::ofstream out(target, std::ios::binary | std::ios::trunc);
+            const auto bytes = st.blob(1);
+            out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+            if (!out)
+                fail(m_path, "case-io", "cannot write the stored catalog to " + target.string());
+            ++n;
+        }
+        if (n == 0)
+            fail(m_path, "case-no-catalog",
+                "the case does not hold the rule catalog of run " + std::to_string(run)
+                    + " (runs written before schema 2 do not)");
+    });
 }
 
 std::int64_t CaseFile::importCount(std::vector<Diagnostic>& errors)

@@ -270,6 +270,9 @@ public:
     /// Adds a run (one transaction). Returns its id, or 0 with errors.
     std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
         std::vector<Diagnostic>& errors, const CaseCheckpoint& checkpoint = {});
+    /// Writes the rule catalog run `run` used into `dir` (which must exist), so the run can be reproduced with its
+    /// own rules. False (and `case-no-catalog`) when the case does not hold it (runs written before schema 2).
+    bool extractCatalog(std::int64_t run, const std::string& dir, std::vector<Diagnostic>& errors);
     /// How many imports the case records (more than one when a re-run's import differed).
     std::int64_t importCount(std::vector<Diagnostic>& errors);
     std::optional<RunDiff> diff(std::int64_t from, std::int64_t to, std::vector<Diagnostic>& errors);

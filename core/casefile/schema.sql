@@ -250,6 +250,15 @@ ALTER TABLE runs ADD COLUMN import_id INTEGER REFERENCES imports(id);
 ALTER TABLE observation_blocks ADD COLUMN import_id INTEGER REFERENCES imports(id);
 CREATE INDEX observation_blocks_by_import ON observation_blocks(import_id, source_idx, first_index);
 
+-- The rule catalogs the runs used, file by file (catalog.yaml, tables/*.yaml, packs/*.yaml), once per catalog hash,
+-- so a run can be reproduced with its own rules whatever rules Faultline ships later. Runs of schema 1 have none.
+CREATE TABLE catalog_files (
+    catalog_hash TEXT NOT NULL,           -- runs.catalog_hash
+    path         TEXT NOT NULL,           -- relative to the catalog's root
+    content      BLOB NOT NULL,
+    PRIMARY KEY (catalog_hash, path)
+);
+
 -- Annotations: bookmarks, notes and tags on an event or on a line of the evidence, and the case narrative. Each
 -- carries an author and a time. Rows are never changed: an edit is a new row that names the one it supersedes,
 -- and a removal is a new row of kind 'removed' that supersedes it; the history stays readable.

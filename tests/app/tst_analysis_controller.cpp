@@ -3,11 +3,16 @@
 // a cancelled run reports "cancelled" and never a result, and a superseded run's result is dropped.
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_panel.h"
+#include "core/analysis/analyzer.h"
+#include "core/casefile/case_file.h"
+#include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
 
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <filesystem>
 
 using namespace faultline;
 
@@ -121,6 +126,48 @@ private Q_SLOTS:
         controller.openCase(broken);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         QVERIFY(failed.takeFirst().at(0).toString().contains(QLatin1String("case-not-sqlite")));
+    }
+
+    void aCaseReopensWithItsOwnRules()
+    {
+        // A case analysed with an older catalog (here: without the GPU pack) reopens with those rules and reproduces
+        // its run; re-running it with the workbench's current rules finds the Xid and differs.
+        QTemporaryDir dir;
+        const std::string rules = dir.filePath(QStringLiteral("rules-nogpu")).toStdString();
+        std::filesystem::copy(tests::sourcePath("rules"), rules, std::filesystem::copy_options::recursive);
+        std::filesystem::remove(rules + "/packs/gpu.yaml");
+        const auto catalog = core::RuleCatalog::load(rules);
+        QVERIFY(catalog.ok());
+        const auto input = importers::collectBundle({ tests::sourcePath("resources/samples/bundle-48213") });
+        const auto evidence = importers::importBundle(input);
+        const auto verdict = core::analyze(evidence, *catalog.catalog);
+        QVERIFY(verdict.hasCause && verdict.events[verdict.cause].type != "gpu.xid");
+        core::CaseCreateRequest req;
+        req.input = &input;
+        req.evidence = &evidence;
+        req.verdict = &verdict;
+        req.run.catalog = catalog.catalog.get();
+        req.run.rulesDir = rules;
+        const std::string casePath = dir.filePath(QStringLiteral("old-rules.faultline")).toStdString();
+        std::vector<core::Diagnostic> errors;
+        QVERIFY(core::CaseFile::create(casePath, req, errors));
+        std::filesystem::remove_all(rules); // the old rules are gone from disk; the case still has them
+
+        app::AnalysisController controller(QString::fromStdString(tests::sourcePath("rules")));
+        QSignalSpy finished(&controller, &app::AnalysisController::analysisFinished);
+        controller.openCase(QString::fromStdString(casePath));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const auto own = finished.takeFirst().at(0).value<views::AnalysisResult>();
+        QCOMPARE(own.rulesOrigin, std::string("run 1's rules"));
+        QVERIFY(own.matchesStoredRun);
+        QVERIFY(own.verdict->events[own.verdict->cause].type != "gpu.xid");
+
+        controller.openCase(QString::fromStdString(casePath), true);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const auto current = finished.takeFirst().at(0).value<views::AnalysisResult>();
+        QCOMPARE(current.rulesOrigin, std::string("current rules"));
+        QVERIFY(!current.matchesStoredRun);
+        QCOMPARE(current.verdict->events[current.verdict->cause].type, std::string("gpu.xid"));
     }
 
     void brokenCatalogIsReported()

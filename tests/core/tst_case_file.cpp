@@ -355,6 +355,27 @@ private Q_SLOTS:
         QVERIFY(c->verify().empty());
     }
 
+    void aRunsRulesAreKeptAndExtracted()
+    {
+        const std::string p = makeCase("rules.faultline");
+        std::vector<Diagnostic> errors;
+        auto c = CaseFile::open(p, {}, errors);
+        QTemporaryDir out;
+        QVERIFY(c->extractCatalog(1, out.path().toStdString(), errors));
+        const auto again = RuleCatalog::load(out.path().toStdString());
+        QVERIFY(again.ok());
+        QCOMPARE(again.catalog->contentHash(), tests::bundledCatalog()->contentHash());
+        QVERIFY(!c->extractCatalog(9, out.path().toStdString(), errors));
+        QCOMPARE(errors.back().code, std::string("case-no-catalog"));
+        // A schema-1 case holds no rules: said so, not guessed.
+        const std::string old = path("schema1-rules.faultline");
+        fs::copy_file(tests::sourcePath("tests/data/cases/schema1-python-exception.faultline"), old);
+        auto o = CaseFile::open(old, {}, errors);
+        QVERIFY(o);
+        QVERIFY(!o->extractCatalog(1, out.path().toStdString(), errors));
+        QCOMPARE(errors.back().code, std::string("case-no-catalog"));
+    }
+
     void annotationsKeepHistory()
     {
         const std::string p = makeCase("notes.faultline");

@@ -21,7 +21,10 @@ private Q_SLOTS:
         auto ev = std::make_shared<core::EvidenceSet>(
             importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }));
         auto verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-        model.setResult({ ev, verdict, nullptr, {}, 0, false });
+        views::AnalysisResult result;
+        result.evidence = ev;
+        result.verdict = verdict;
+        model.setResult(result);
         QCOMPARE(model.rowCount(), static_cast<int>(verdict->trail.size()));
         QVERIFY(model.rowCount() > 5);
         // The cause row says so and points at its evidence.

@@ -24,7 +24,10 @@ private Q_SLOTS:
         auto ev = std::make_shared<core::EvidenceSet>(
             importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }));
         auto verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-        view.setResult({ ev, verdict, nullptr, {}, 0, false });
+        views::AnalysisResult result;
+        result.evidence = ev;
+        result.verdict = verdict;
+        view.setResult(result);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const auto labels = view.findChildren<QLabel*>();

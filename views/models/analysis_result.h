@@ -18,6 +18,7 @@ struct AnalysisResult
     std::string casePath; ///< the case file the evidence came from ("" for a bundle)
     std::int64_t storedRun = 0; ///< the case's latest run when it was opened
     bool matchesStoredRun = false; ///< this analysis gives the stored run's verdict, byte for byte
+    std::string rulesOrigin; ///< for a case: whose rules made this analysis ("run 2's rules", "current rules")
 };
 
 } // namespace faultline::views

@@ -85,11 +85,6 @@ std::string defaultAuthor(const std::string& given)
     return "unknown";
 }
 
-std::string kindText(SourceKind k)
-{
-    return sourceKindName(k);
-}
-
 std::string scopeJson(const Scope& scope, const EvidenceSet& evidence)
 {
     JsonWriter w(false);
@@ -114,11 +109,6 @@ std::string scopeJson(const Scope& scope, const EvidenceSet& evidence)
 /// Encodes one block of observations as varint columns (see schema.sql).
 /// Appends varints to a buffer sized for the worst case (10 bytes per value) without per-byte checks.
 
-const char* severityText(Severity s)
-{
-    return severityName(s);
-}
-
 void insertDiagnostics(sqlite3* db, std::int64_t importId, const char* phase, const std::vector<Diagnostic>& diags)
 {
     Stmt st(db,
@@ -127,7 +117,7 @@ void insertDiagnostics(sqlite3* db, std::int64_t importId, const char* phase, co
     for (const auto& d : diags)
         st.bind(1, importId)
             .bind(2, phase)
-            .bind(3, severityText(d.severity))
+            .bind(3, severityName(d.severity))
             .bind(4, d.code)
             .bind(5, d.message)
             .bind(6, d.where.file)
@@ -355,7 +345,7 @@ std::string schemaSection(int version)
 /// transaction. Returns its id.
 std::int64_t insertImport(sqlite3* db, const BundleInput& input, const EvidenceSet& ev,
     const std::vector<CoverageEntry>& coverage, const PreparedObservations& blocks, std::int64_t importMs,
-    const std::string& jobOption, int /*zstdLevel*/)
+    const std::string& jobOption)
 {
     const std::string& fingerprint = blocks.fingerprint;
     Stmt imp(db,
@@ -413,7 +403,7 @@ std::int64_t insertImport(sqlite3* db, const BundleInput& input, const EvidenceS
             const auto& blk = blocks.blocks[b];
             st.bind(1, blk.source)
                 .bindOptText(2, ev.nodeName(blk.node))
-                .bind(3, kindText(blk.kind))
+                .bind(3, sourceKindName(blk.kind))
                 .bind(4, blk.first)
                 .bind(5, blk.count)
                 .bindTime(6, blk.minNs)
@@ -677,7 +667,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
             const std::string fingerprint = blocks->fingerprint;
             step("fingerprint");
             const std::int64_t importId =
-                insertImport(db, *req.input, ev, v.coverage, *blocks, req.importMs, req.jobOption, req.zstdLevel);
+                insertImport(db, *req.input, ev, v.coverage, *blocks, req.importMs, req.jobOption);
             step("import");
             std::map<std::string, std::int64_t> fileIds;
             for (std::size_t f = 0; f < req.input->files.size(); ++f)
@@ -697,7 +687,7 @@ std::unique_ptr<CaseFile> CaseFile::create(
                     st.bind(3, src.path)
                         .bind(4, src.format)
                         .bind(5, src.formatReason)
-                        .bind(6, kindText(src.kind))
+                        .bind(6, sourceKindName(src.kind))
                         .bindOptText(7, ev.nodeName(src.host))
                         .bind(8, src.zone)
                         .bind(9, src.zoneAssumed)
@@ -876,11 +866,11 @@ std::unique_ptr<CaseFile> CaseFile::open(
                 removeWithSidecars(partial);
                 fail(path, "case-io", "cannot keep a backup before migrating: " + std::string(std::strerror(errno)));
             }
-            exec(c->m_db, "BEGIN IMMEDIATE");
+            casefile::Transaction tx(c->m_db);
             for (int v = version + 1; v <= kCaseSchemaVersion; ++v)
                 exec(c->m_db, schemaSection(v).c_str());
             exec(c->m_db, (std::string("PRAGMA user_version = ") + std::to_string(kCaseSchemaVersion)).c_str());
-            exec(c->m_db, "COMMIT");
+            tx.commit();
             c->m_notes.push_back(makeDiagnostic(Severity::Info, "case-migrated",
                 "migrated the case from schema " + std::to_string(version) + " to " + std::to_string(kCaseSchemaVersion)
                     + "; the original is kept as " + backup,
@@ -966,6 +956,20 @@ std::optional<std::string> runColumn(
     return out;
 }
 
+/// A column of the case's latest import; nullopt (and an error) when the case records none.
+std::optional<std::string> latestImportColumn(
+    sqlite3* db, const std::string& file, const char* column, std::vector<Diagnostic>& errors)
+{
+    std::optional<std::string> out;
+    guarded(file, errors, [&] {
+        Stmt st(db, (std::string("SELECT ") + column + " FROM imports ORDER BY id DESC LIMIT 1").c_str());
+        if (!st.step())
+            fail(file, "case-corrupt", "the case records no import");
+        out = st.text(0);
+    });
+    return out;
+}
+
 } // namespace
 
 std::optional<std::string> CaseFile::verdictJson(std::int64_t run, std::vector<Diagnostic>& errors)
@@ -980,50 +984,17 @@ std::optional<std::string> CaseFile::verdictText(std::int64_t run, std::vector<D
 
 std::optional<std::string> CaseFile::importReport(bool json, std::vector<Diagnostic>& errors)
 {
-    std::optional<std::string> out;
-    guarded(m_path, errors, [&] {
-        Stmt st(m_db,
-            json ? "SELECT report_json FROM imports ORDER BY id DESC LIMIT 1"
-                 : "SELECT report_text FROM imports ORDER BY id DESC LIMIT 1");
-        if (!st.step())
-            fail(m_path, "case-corrupt", "the case records no import");
-        out = st.text(0);
-    });
-    return out;
-}
-
-std::optional<std::string> CaseFile::meta(const std::string& key, std::vector<Diagnostic>& errors)
-{
-    std::optional<std::string> out;
-    guarded(m_path, errors, [&] {
-        Stmt st(m_db, "SELECT value FROM meta WHERE key = ?");
-        st.bind(1, key);
-        if (st.step())
-            out = st.text(0);
-    });
-    return out;
+    return latestImportColumn(m_db, m_path, json ? "report_json" : "report_text", errors);
 }
 
 std::string CaseFile::importFingerprint(std::vector<Diagnostic>& errors)
 {
-    std::string out;
-    guarded(m_path, errors, [&] {
-        Stmt st(m_db, "SELECT fingerprint FROM imports ORDER BY id DESC LIMIT 1");
-        if (st.step())
-            out = st.text(0);
-    });
-    return out;
+    return latestImportColumn(m_db, m_path, "fingerprint", errors).value_or(std::string());
 }
 
 std::string CaseFile::importJobOption(std::vector<Diagnostic>& errors)
 {
-    std::string out;
-    guarded(m_path, errors, [&] {
-        Stmt st(m_db, "SELECT job_option FROM imports ORDER BY id DESC LIMIT 1");
-        if (st.step())
-            out = st.text(0);
-    });
-    return out;
+    return latestImportColumn(m_db, m_path, "job_option", errors).value_or(std::string());
 }
 
 std::pair<std::int64_t, std::int64_t> CaseFile::runWindow(std::int64_t run, std::vector<Diagnostic>& errors)
@@ -1038,18 +1009,21 @@ std::pair<std::int64_t, std::int64_t> CaseFile::runWindow(std::int64_t run, std:
     return out;
 }
 
+bool CaseFile::writable(std::vector<Diagnostic>& errors) const
+{
+    if (m_readOnly)
+        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+    return !m_readOnly;
+}
+
 std::int64_t CaseFile::addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
     std::vector<Diagnostic>& errors, const CaseCheckpoint& checkpoint)
 {
-    if (m_readOnly) {
-        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+    if (!writable(errors))
         return 0;
-    }
     std::int64_t id = 0;
-    bool began = false;
-    const bool ok = guarded(m_path, errors, [&] {
-        exec(m_db, "BEGIN IMMEDIATE");
-        began = true;
+    guarded(m_path, errors, [&] {
+        casefile::Transaction tx(m_db);
         std::int64_t importId = 0;
         std::string latestFingerprint;
         {
@@ -1063,23 +1037,18 @@ std::int64_t CaseFile::addRun(const Verdict& verdict, const EvidenceSet& evidenc
             // The stored bytes import differently now: keep this import beside the earlier ones.
             const auto blocks = prepareCaseObservations(evidence);
             importId = insertImport(
-                m_db, *context.input, evidence, verdict.coverage, *blocks, context.importMs, context.jobOption, 1);
+                m_db, *context.input, evidence, verdict.coverage, *blocks, context.importMs, context.jobOption);
             if (checkpoint)
                 checkpoint("import");
         }
-        id = insertRun(m_db, verdict, evidence, context, "rerun", importId, checkpoint);
+        const std::int64_t added = insertRun(m_db, verdict, evidence, context, "rerun", importId, checkpoint);
         if (checkpoint)
             checkpoint("before-commit");
-        exec(m_db, "COMMIT");
-        began = false;
+        tx.commit();
+        id = added;
         if (checkpoint)
             checkpoint("after-commit");
     });
-    if (!ok) {
-        if (began)
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-        return 0;
-    }
     return id;
 }
 
@@ -1214,10 +1183,8 @@ std::optional<RunDiff> CaseFile::diff(std::int64_t from, std::int64_t to, std::v
 
 std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& errors)
 {
-    if (m_readOnly) {
-        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+    if (!writable(errors))
         return 0;
-    }
     static const std::set<std::string> kinds { "bookmark", "note", "tag", "narrative", "removed" };
     if (!kinds.count(a.kind)) {
         errors.push_back(makeDiagnostic(Severity::Error, "annotation-kind",
@@ -1247,32 +1214,28 @@ std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& er
         } else if (x.target != "case") {
             fail(m_path, "annotation-target", "an annotation targets the case, an event or a line");
         }
-        exec(m_db, "BEGIN IMMEDIATE");
-        try {
-            Stmt st(m_db,
-                "INSERT INTO annotations(kind, target, run_id, event_idx, file_id, line, text, author, "
-                "created_at, supersedes) VALUES (?,?,?,?,?,?,?,?,?,?)");
-            st.bind(1, x.kind).bind(2, x.target);
-            if (x.target == "event")
-                st.bind(3, x.runId).bind(4, x.eventIdx);
-            else
-                st.bindNull(3).bindNull(4);
-            if (x.fileId >= 0)
-                st.bind(5, x.fileId).bind(6, x.line);
-            else
-                st.bindNull(5).bindNull(6);
-            st.bind(7, x.text).bind(8, defaultAuthor(x.author)).bind(9, nowUtc());
-            if (x.supersedes > 0)
-                st.bind(10, x.supersedes);
-            else
-                st.bindNull(10);
-            st.run();
-            id = sqlite3_last_insert_rowid(m_db);
-            exec(m_db, "COMMIT");
-        } catch (...) {
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-            throw;
-        }
+        casefile::Transaction tx(m_db);
+        Stmt st(m_db,
+            "INSERT INTO annotations(kind, target, run_id, event_idx, file_id, line, text, author, "
+            "created_at, supersedes) VALUES (?,?,?,?,?,?,?,?,?,?)");
+        st.bind(1, x.kind).bind(2, x.target);
+        if (x.target == "event")
+            st.bind(3, x.runId).bind(4, x.eventIdx);
+        else
+            st.bindNull(3).bindNull(4);
+        if (x.fileId >= 0)
+            st.bind(5, x.fileId).bind(6, x.line);
+        else
+            st.bindNull(5).bindNull(6);
+        st.bind(7, x.text).bind(8, defaultAuthor(x.author)).bind(9, nowUtc());
+        if (x.supersedes > 0)
+            st.bind(10, x.supersedes);
+        else
+            st.bindNull(10);
+        st.run();
+        const std::int64_t added = sqlite3_last_insert_rowid(m_db);
+        tx.commit();
+        id = added;
     });
     return id;
 }
@@ -1328,28 +1291,22 @@ std::vector<Annotation> CaseFile::annotations(std::vector<Diagnostic>& errors)
 std::int64_t CaseFile::expect(
     std::int64_t run, const std::string& author, const std::string& note, std::vector<Diagnostic>& errors)
 {
-    if (m_readOnly) {
-        errors.push_back(makeDiagnostic(Severity::Error, "case-read-only", "the case is open read-only", m_path));
+    if (!writable(errors))
         return 0;
-    }
     std::int64_t id = 0;
     guarded(m_path, errors, [&] {
-        exec(m_db, "BEGIN IMMEDIATE");
-        try {
-            Stmt st(m_db,
-                "INSERT INTO expectations(run_id, outcome, domain, subdomain, cause_type, cause_node, author, "
-                "created_at, note) SELECT id, outcome, domain, subdomain, "
-                "coalesce(json_extract(verdict_json, '$.cause.type'), ''), "
-                "coalesce(json_extract(verdict_json, '$.cause.node'), ''), ?, ?, ? FROM runs WHERE id = ?");
-            st.bind(1, defaultAuthor(author)).bind(2, nowUtc()).bind(3, note).bind(4, run).run();
-            if (sqlite3_changes(m_db) != 1)
-                fail(m_path, "case-no-run", "the case has no run " + std::to_string(run));
-            id = sqlite3_last_insert_rowid(m_db);
-            exec(m_db, "COMMIT");
-        } catch (...) {
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-            throw;
-        }
+        casefile::Transaction tx(m_db);
+        Stmt st(m_db,
+            "INSERT INTO expectations(run_id, outcome, domain, subdomain, cause_type, cause_node, author, "
+            "created_at, note) SELECT id, outcome, domain, subdomain, "
+            "coalesce(json_extract(verdict_json, '$.cause.type'), ''), "
+            "coalesce(json_extract(verdict_json, '$.cause.node'), ''), ?, ?, ? FROM runs WHERE id = ?");
+        st.bind(1, defaultAuthor(author)).bind(2, nowUtc()).bind(3, note).bind(4, run).run();
+        if (sqlite3_changes(m_db) != 1)
+            fail(m_path, "case-no-run", "the case has no run " + std::to_string(run));
+        const std::int64_t added = sqlite3_last_insert_rowid(m_db);
+        tx.commit();
+        id = added;
     });
     return id;
 }

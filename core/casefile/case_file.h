@@ -265,7 +265,6 @@ public:
     std::optional<std::string> verdictJson(std::int64_t run, std::vector<Diagnostic>& errors);
     std::optional<std::string> verdictText(std::int64_t run, std::vector<Diagnostic>& errors);
     std::optional<std::string> importReport(bool json, std::vector<Diagnostic>& errors);
-    std::optional<std::string> meta(const std::string& key, std::vector<Diagnostic>& errors);
 
     /// Adds a run (one transaction). Returns its id, or 0 with errors.
     std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
@@ -314,6 +313,8 @@ public:
 
 private:
     CaseFile() = default;
+    /// False (and `case-read-only`) when the case is open read-only.
+    bool writable(std::vector<Diagnostic>& errors) const;
     std::string m_path;
     bool m_readOnly = false;
     int m_schema = 0;

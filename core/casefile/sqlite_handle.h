@@ -41,6 +41,34 @@ inline void exec(sqlite3* db, const char* sql)
     }
 }
 
+/// A write transaction (BEGIN IMMEDIATE) that rolls back unless commit() was reached, so a failure anywhere inside
+/// leaves the case as it was.
+class Transaction
+{
+public:
+    explicit Transaction(sqlite3* db)
+        : m_db(db)
+    {
+        exec(db, "BEGIN IMMEDIATE");
+    }
+    ~Transaction()
+    {
+        if (m_open)
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit()
+    {
+        exec(m_db, "COMMIT");
+        m_open = false;
+    }
+
+private:
+    sqlite3* m_db;
+    bool m_open = true;
+};
+
 class Stmt
 {
 public:

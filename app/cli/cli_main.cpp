@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <future>
@@ -105,6 +106,18 @@ std::shared_ptr<const core::RuleCatalog> loadCatalog(const std::string& dir)
     if (!res.ok())
         std::cerr << "faultline-cli: rule catalog " << dir << " has errors\n";
     return res.catalog;
+}
+
+/// "nodes/node-02/dmesg.txt:70" → path and 1-based line number.
+bool parseLineRef(const std::string& ref, std::string& path, std::uint64_t& line)
+{
+    const auto colon = ref.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+        return false;
+    path = ref.substr(0, colon);
+    const std::string_view digits(ref.c_str() + colon + 1);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
+    return ec == std::errc() && end == digits.data() + digits.size() && line > 0;
 }
 
 int printCaseErrors(const std::vector<core::Diagnostic>& errors)
@@ -465,21 +478,16 @@ int showCommand(const std::vector<std::string>& args)
         return code;
     std::vector<core::Diagnostic> errors;
     if (!linePath.empty()) {
-        const auto colon = linePath.rfind(':');
-        if (colon == std::string::npos)
+        std::string path;
+        std::uint64_t n = 0;
+        if (!parseLineRef(linePath, path, n))
             return usage("--line takes PATH:N");
-        const std::string path = linePath.substr(0, colon);
-        const auto n = std::strtoull(linePath.c_str() + colon + 1, nullptr, 10);
-        for (const auto& f : c->files(errors))
-            if (f.path == path) {
-                const auto text = c->line(f.id, n, errors);
-                if (!text)
-                    return printCaseErrors(errors);
-                std::cout << *text << '\n';
-                return kExitOk;
-            }
-        return printCaseErrors({ core::makeDiagnostic(
-            core::Severity::Error, "case-no-file", "the case holds no evidence file '" + path + "'", casePath) });
+        const auto file = c->fileId(path, errors);
+        const auto text = file ? c->line(*file, n, errors) : std::nullopt;
+        if (!text)
+            return printCaseErrors(errors);
+        std::cout << *text << '\n';
+        return kExitOk;
     }
     if (!diffRuns.empty()) {
         const auto colon = diffRuns.find(':');
@@ -653,17 +661,14 @@ int annotateCommand(const std::vector<std::string>& args)
     if (removeId > 0)
         return c->removeAnnotation(removeId, a.author, errors) ? kExitOk : printCaseErrors(errors);
     if (!linePath.empty()) {
-        const auto colon = linePath.rfind(':');
-        if (colon == std::string::npos)
+        std::string path;
+        if (!parseLineRef(linePath, path, a.line))
             return usage("--line takes PATH:N");
         a.target = "line";
-        a.line = std::strtoull(linePath.c_str() + colon + 1, nullptr, 10);
-        for (const auto& f : c->files(errors))
-            if (f.path == linePath.substr(0, colon))
-                a.fileId = f.id;
-        if (a.fileId < 0)
-            return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-no-file",
-                "the case holds no evidence file '" + linePath.substr(0, colon) + "'", casePath) });
+        const auto file = c->fileId(path, errors);
+        if (!file)
+            return printCaseErrors(errors);
+        a.fileId = *file;
     }
     const std::int64_t id = c->annotate(a, errors);
     if (id == 0)

@@ -191,80 +191,65 @@ void CasePanel::showStoredRun(qint64 run)
     dialog->show();
 }
 
-bool CasePanel::addNote(const QString& text)
+bool CasePanel::write(const std::function<bool(core::CaseFile&, std::vector<core::Diagnostic>&)>& change)
 {
     std::vector<core::Diagnostic> errors;
     auto c = core::CaseFile::open(m_path.toStdString(), {}, errors);
-    core::Annotation a;
-    a.kind = "note";
-    a.target = "case";
-    a.text = text.toStdString();
-    if (!c || c->annotate(a, errors) == 0) {
+    if (!c || !change(*c, errors)) {
         Q_EMIT failed(errorsText(errors));
         return false;
     }
     refresh();
     Q_EMIT caseChanged();
     return true;
+}
+
+bool CasePanel::addNote(const QString& text)
+{
+    return write([&](core::CaseFile& c, std::vector<core::Diagnostic>& errors) {
+        core::Annotation a;
+        a.kind = "note";
+        a.target = "case";
+        a.text = text.toStdString();
+        return c.annotate(a, errors) != 0;
+    });
 }
 
 bool CasePanel::addLineNote(const QString& path, quint64 line, const QString& text)
 {
-    std::vector<core::Diagnostic> errors;
-    auto c = core::CaseFile::open(m_path.toStdString(), {}, errors);
-    core::Annotation a;
-    a.kind = "note";
-    a.target = "line";
-    a.line = line;
-    a.text = text.toStdString();
-    if (c)
-        for (const auto& f : c->files(errors))
-            if (f.path == path.toStdString())
-                a.fileId = f.id;
-    if (c && a.fileId < 0)
-        errors.push_back(core::makeDiagnostic(core::Severity::Error, "case-no-file",
-            "the case holds no evidence file '" + path.toStdString() + "'", m_path.toStdString()));
-    if (!c || a.fileId < 0 || c->annotate(a, errors) == 0) {
-        Q_EMIT failed(errorsText(errors));
-        return false;
-    }
-    refresh();
-    Q_EMIT caseChanged();
-    return true;
+    return write([&](core::CaseFile& c, std::vector<core::Diagnostic>& errors) {
+        const auto file = c.fileId(path.toStdString(), errors);
+        if (!file)
+            return false;
+        core::Annotation a;
+        a.kind = "note";
+        a.target = "line";
+        a.fileId = *file;
+        a.line = line;
+        a.text = text.toStdString();
+        return c.annotate(a, errors) != 0;
+    });
 }
 
 bool CasePanel::setNarrative(const QString& text)
 {
-    std::vector<core::Diagnostic> errors;
-    auto c = core::CaseFile::open(m_path.toStdString(), {}, errors);
-    core::Annotation a;
-    a.kind = "narrative";
-    a.text = text.toStdString();
-    if (c) // a new narrative supersedes the current one, which stays in the history
-        for (const auto& old : c->annotations(errors))
+    return write([&](core::CaseFile& c, std::vector<core::Diagnostic>& errors) {
+        core::Annotation a;
+        a.kind = "narrative";
+        a.text = text.toStdString();
+        for (const auto& old : c.annotations(errors)) // a new narrative supersedes the current one (kept in history)
             if (old.kind == "narrative")
                 a.supersedes = old.id;
-    if (!c || c->annotate(a, errors) == 0) {
-        Q_EMIT failed(errorsText(errors));
-        return false;
-    }
-    refresh();
-    Q_EMIT caseChanged();
-    return true;
+        return c.annotate(a, errors) != 0;
+    });
 }
 
 bool CasePanel::markLatestExpected(const QString& note)
 {
-    std::vector<core::Diagnostic> errors;
-    auto c = core::CaseFile::open(m_path.toStdString(), {}, errors);
-    const auto runs = c ? c->runs(errors) : std::vector<core::RunInfo> {};
-    if (runs.empty() || c->expect(runs.back().id, {}, note.toStdString(), errors) == 0) {
-        Q_EMIT failed(errorsText(errors));
-        return false;
-    }
-    refresh();
-    Q_EMIT caseChanged();
-    return true;
+    return write([&](core::CaseFile& c, std::vector<core::Diagnostic>& errors) {
+        const auto runs = c.runs(errors);
+        return !runs.empty() && c.expect(runs.back().id, {}, note.toStdString(), errors) != 0;
+    });
 }
 
 } // namespace faultline::app

@@ -8,9 +8,17 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+#include <vector>
+
 class QLabel;
 class QPushButton;
 class QTextBrowser;
+
+namespace faultline::core {
+class CaseFile;
+struct Diagnostic;
+} // namespace faultline::core
 
 namespace faultline::app {
 
@@ -41,6 +49,8 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    /// Opens the case for writing, runs `change`, then refreshes and announces it, or reports its errors.
+    bool write(const std::function<bool(core::CaseFile&, std::vector<core::Diagnostic>&)>& change);
     void showStoredRun(qint64 run);
 
     QString m_path;

@@ -37,6 +37,19 @@ std::vector<StoredFile> CaseFile::files(std::vector<Diagnostic>& errors)
     return out;
 }
 
+std::optional<std::int64_t> CaseFile::fileId(const std::string& path, std::vector<Diagnostic>& errors)
+{
+    std::optional<std::int64_t> out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db, "SELECT id FROM files WHERE path = ? ORDER BY id LIMIT 1");
+        st.bind(1, path);
+        if (!st.step())
+            fail(m_path, "case-no-file", "the case holds no evidence file '" + path + "'");
+        out = st.i64(0);
+    });
+    return out;
+}
+
 namespace {
 
 struct ChunkRow

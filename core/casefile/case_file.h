@@ -285,6 +285,8 @@ public:
     std::pair<std::int64_t, std::int64_t> runWindow(std::int64_t run, std::vector<Diagnostic>& errors);
 
     std::vector<StoredFile> files(std::vector<Diagnostic>& errors);
+    /// The id of the stored file with this display path; nullopt (and `case-no-file`) when the case has none.
+    std::optional<std::int64_t> fileId(const std::string& path, std::vector<Diagnostic>& errors);
     /// One line of a stored file (without its newline; capped at `maxBytes`), by 1-based number.
     std::optional<std::string> line(
         std::int64_t fileId, std::uint64_t lineNo, std::vector<Diagnostic>& errors, std::size_t maxBytes = 1 << 20);

@@ -343,17 +343,10 @@ core::BundleInput collectBundle(const std::vector<std::string>& paths, const Loa
             }
             std::sort(here.begin(), here.end(), byPath);
             std::move(here.begin(), here.end(), std::back_inserter(in.files));
-            if (!read.complete) {
-                core::Source src;
-                src.path = root.filename().string();
-                src.format = "archive";
-                src.formatReason = "archive read with libarchive";
-                src.status = read.members.empty() ? CoverageStatus::Error : CoverageStatus::Truncated;
-                src.bytes = fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0;
-                src.warnings.push_back(core::makeDiagnostic(core::Severity::Error, read.stopCode,
-                    read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read", src.path));
-                in.archiveSources.push_back(std::move(src));
-            }
+            if (!read.complete)
+                in.archiveStops.push_back({ root.filename().string(), !read.members.empty(),
+                    fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0, read.stopCode,
+                    read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read" });
         } else if (fs::is_regular_file(root, ec)) {
             core::InputFile f;
             f.path = root.filename().string();
@@ -390,7 +383,6 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     };
     ev.diagnostics = input.diagnostics;
     const std::vector<core::InputFile>& entries = input.files;
-    std::vector<core::Source> archiveSources = input.archiveSources;
     Manifest manifest;
     if (input.hasManifest) {
         if (input.manifestReadable) {
@@ -828,8 +820,16 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
             ev.keepAlive.push_back(head.file);
         ev.sources.push_back(std::move(src));
     }
-    for (auto& a : archiveSources)
-        ev.sources.push_back(std::move(a));
+    for (const auto& stop : input.archiveStops) {
+        core::Source src;
+        src.path = stop.path;
+        src.format = "archive";
+        src.formatReason = "archive read with libarchive";
+        src.status = stop.partial ? CoverageStatus::Truncated : CoverageStatus::Error;
+        src.bytes = stop.bytes;
+        src.warnings.push_back(core::makeDiagnostic(core::Severity::Error, stop.code, stop.message, src.path));
+        ev.sources.push_back(std::move(src));
+    }
     // One identity per rank: the first statement of it (Loki and the job log repeat the same init lines).
     std::stable_sort(ev.ranks.begin(), ev.ranks.end(),
         [](const core::RankIdentity& a, const core::RankIdentity& b) { return a.rank < b.rank; });

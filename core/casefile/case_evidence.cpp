@@ -144,16 +144,8 @@ std::optional<BundleInput> CaseFile::loadInput(std::vector<Diagnostic>& errors)
                 "SELECT path, status, bytes, code, message FROM import_archives WHERE import_id = ? "
                 "ORDER BY rowid");
             ar.bind(1, importId);
-            while (ar.step()) {
-                Source src;
-                src.path = ar.text(0);
-                src.format = "archive";
-                src.formatReason = "archive read with libarchive";
-                src.status = ar.text(1) == "truncated" ? CoverageStatus::Truncated : CoverageStatus::Error;
-                src.bytes = ar.u64(2);
-                src.warnings.push_back(makeDiagnostic(Severity::Error, ar.text(3), ar.text(4), src.path));
-                in.archiveSources.push_back(std::move(src));
-            }
+            while (ar.step())
+                in.archiveStops.push_back({ ar.text(0), ar.text(1) == "truncated", ar.u64(2), ar.text(3), ar.text(4) });
         }
         Stmt fs(m_db,
             "SELECT id, path, origin, size, sha256, mtime_ns, readable, read_error, cut, chunk_count "

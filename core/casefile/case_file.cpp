@@ -386,13 +386,13 @@ std::int64_t insertImport(sqlite3* db, const BundleInput& input, const EvidenceS
         Stmt st(db,
             "INSERT INTO import_archives(import_id, path, status, bytes, code, message) VALUES "
             "(?,?,?,?,?,?)");
-        for (const auto& a : input.archiveSources)
+        for (const auto& a : input.archiveStops)
             st.bind(1, importId)
                 .bind(2, a.path)
-                .bind(3, coverageStatusName(a.status))
+                .bind(3, a.partial ? "truncated" : "error")
                 .bind(4, a.bytes)
-                .bind(5, a.warnings.empty() ? std::string() : a.warnings.front().code)
-                .bind(6, a.warnings.empty() ? std::string() : a.warnings.front().message)
+                .bind(5, a.code)
+                .bind(6, a.message)
                 .run();
     }
     {

@@ -26,6 +26,17 @@ struct InputFile
     std::int64_t mtimeNs = INT64_MIN; ///< last write time (archive members: the archive's)
 };
 
+/// An archive whose read stopped early (truncated, corrupt, or past a decompression-bomb limit). The import reports
+/// it as a source of its own, so coverage shows the gap.
+struct ArchiveStop
+{
+    std::string path; ///< the archive's display path
+    bool partial = false; ///< some members were read before the stop
+    std::uint64_t bytes = 0; ///< the archive's size on disk
+    std::string code; ///< "archive-corrupt" | "archive-limit"
+    std::string message; ///< located, with how many members were read
+};
+
 struct BundleInput
 {
     std::string root; ///< the first bundle path as given
@@ -34,7 +45,7 @@ struct BundleInput
     bool manifestReadable = true;
     std::string manifestPath; ///< display path of faultline.yaml
     std::string manifestText;
-    std::vector<Source> archiveSources; ///< archives whose read stopped early (reported as sources)
+    std::vector<ArchiveStop> archiveStops;
     std::vector<Diagnostic> diagnostics; ///< problems found while listing the bundle
 };
 

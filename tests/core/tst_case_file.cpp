@@ -159,6 +159,38 @@ private Q_SLOTS:
         QVERIFY(c->verify().empty());
     }
 
+    void aTruncatedArchiveStaysAGapAfterReimport()
+    {
+        // A bundle archive cut in half: the case keeps the members read and the stop, and the re-import from the case
+        // reports the same truncated archive source as the import from the file did.
+        QTemporaryDir dir;
+        const QString full = dir.filePath(QStringLiteral("b.tar.gz"));
+        QCOMPARE(std::system(QStringLiteral("tar czf %1 -C %2 bundle-48213")
+                                 .arg(full, QString::fromStdString(tests::sourcePath("resources/samples")))
+                                 .toLocal8Bit()
+                                 .constData()),
+            0);
+        const std::string bytes = readAll(full.toStdString());
+        const std::string cut = dir.filePath(QStringLiteral("cut.tar.gz")).toStdString();
+        std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+        const Analysed a = analyse({ cut });
+        QCOMPARE(a.input.archiveStops.size(), std::size_t(1));
+        std::vector<Diagnostic> errors;
+        auto c = CaseFile::create(path("cut-archive.faultline"), request(a), errors);
+        QVERIFY2(c, tests::diagCodes(errors).c_str());
+        const auto input = c->loadInput(errors);
+        QVERIFY(input);
+        QCOMPARE(input->archiveStops.size(), std::size_t(1));
+        QCOMPARE(input->archiveStops[0].message, a.input.archiveStops[0].message);
+        const EvidenceSet again = importers::importBundle(*input);
+        QCOMPARE(again.sources.size(), a.evidence.sources.size());
+        const Source& stop = again.sources.back();
+        QCOMPARE(stop.path, std::string("cut.tar.gz"));
+        QCOMPARE(stop.status, CoverageStatus::Truncated);
+        QCOMPARE(stop.warnings.front().code, a.evidence.sources.back().warnings.front().code);
+        QCOMPARE(evidenceFingerprint(again), evidenceFingerprint(a.evidence));
+    }
+
     void linesComeBackExactly()
     {
         // A file with CRLF lines, an empty line, a 600 KB line that spans chunks, and no final newline.

@@ -263,6 +263,24 @@ std::int64_t mtimeNs(const fs::path& p)
         .count();
 }
 
+/// A file on disk as input: mapped, or unreadable with the reason.
+core::InputFile mappedInput(const fs::path& file, std::string displayPath)
+{
+    core::InputFile f;
+    f.path = std::move(displayPath);
+    f.origin = file.string();
+    std::string error;
+    if (auto mapped = MappedFile::open(f.origin, error)) {
+        f.bytes = mapped->bytes();
+        f.owner = std::move(mapped);
+    } else {
+        f.readable = false;
+        f.readError = error;
+    }
+    f.mtimeNs = mtimeNs(file);
+    return f;
+}
+
 bool skippedName(const std::string& rel, const std::string& name)
 {
     return rel == "expected.yaml" || name.empty() || name.rfind("README", 0) == 0 || name[0] == '.';
@@ -300,19 +318,8 @@ core::BundleInput collectBundle(const std::vector<std::string>& paths, const Loa
                 const std::string rel = fs::relative(it->path(), root, ec).generic_string();
                 if (rel == "faultline.yaml" || skippedName(rel, it->path().filename().string()))
                     continue;
-                core::InputFile f;
-                f.path = paths.size() > 1 ? (root.filename() / rel).generic_string() : rel;
-                f.origin = it->path().string();
-                std::string error;
-                if (auto mapped = MappedFile::open(f.origin, error)) {
-                    f.bytes = mapped->bytes();
-                    f.owner = std::move(mapped);
-                } else {
-                    f.readable = false;
-                    f.readError = error;
-                }
-                f.mtimeNs = mtimeNs(it->path());
-                here.push_back(std::move(f));
+                here.push_back(
+                    mappedInput(it->path(), paths.size() > 1 ? (root.filename() / rel).generic_string() : rel));
             }
             if (ec)
                 diag(p, "walk-error", "cannot list the bundle directory: " + ec.message());
@@ -348,19 +355,7 @@ core::BundleInput collectBundle(const std::vector<std::string>& paths, const Loa
                     fs::is_regular_file(root, ec) ? fs::file_size(root, ec) : 0, read.stopCode,
                     read.stopReason + "; " + std::to_string(read.members.size()) + " member(s) were read" });
         } else if (fs::is_regular_file(root, ec)) {
-            core::InputFile f;
-            f.path = root.filename().string();
-            f.origin = root.string();
-            std::string error;
-            if (auto mapped = MappedFile::open(f.origin, error)) {
-                f.bytes = mapped->bytes();
-                f.owner = std::move(mapped);
-            } else {
-                f.readable = false;
-                f.readError = error;
-            }
-            f.mtimeNs = mtimeNs(root);
-            in.files.push_back(std::move(f));
+            in.files.push_back(mappedInput(root, root.filename().string()));
         } else {
             diag(p, "no-such-path", "bundle path does not exist or is not a file or directory");
         }

@@ -1,18 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The case-file commands as users run them: analyze -o, show, rerun (same rules, then changed rules), expect,
 # annotate, grep, verify, and the errors for an existing target and a damaged file.
-function(expect_exit code)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL ${code})
-    message(FATAL_ERROR "expected exit ${code}, got ${rc} from: ${ARGN}\n${out}\n${err}")
-  endif()
-  set(LAST_OUT "${out}${err}" PARENT_SCOPE)
-endfunction()
-function(expect_output regex what)
-  if(NOT LAST_OUT MATCHES "${regex}")
-    message(FATAL_ERROR "${what}: output does not match '${regex}':\n${LAST_OUT}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_common.cmake)
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})

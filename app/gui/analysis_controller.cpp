@@ -166,10 +166,12 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
         std::string useRules = rules;
         std::string rulesOrigin = "current rules";
         if (!currentRules && !runs.empty() && storedRules.isValid()) {
-            std::vector<core::Diagnostic> ignored;
-            if (c->extractCatalog(runs.back().id, storedRules.path().toStdString(), ignored)) {
+            std::vector<core::Diagnostic> missing;
+            if (c->extractCatalog(runs.back().id, storedRules.path().toStdString(), missing)) {
                 useRules = storedRules.path().toStdString();
                 rulesOrigin = "run " + std::to_string(runs.back().id) + "'s rules";
+            } else if (!missing.empty()) {
+                rulesOrigin = "current rules (" + missing.front().message + ")";
             }
         }
         const std::string job = c->importJobOption(errors);

@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev qt6-charts-dev libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
   libyaml-cpp-dev libre2-dev libsqlite3-dev libsimdjson-dev libarchive-dev libzstd-dev libssl-dev
   libhowardhinnant-date-dev tzdata zstd
   clang-format yamllint python3 python3-jsonschema python3-yaml

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
+#include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
 #include "core/report/import_report.h"
@@ -26,13 +27,17 @@ using namespace faultline;
 
 namespace {
 
-// Exit codes (documented in --help and README.md).
-constexpr int kExitOk = 0;
-constexpr int kExitTestsFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitCatalog = 3;
-constexpr int kExitNoEvidence = 4;
-constexpr int kExitCase = 5;
+// Exit codes (documented in --help and README.md), defined by the use-case layer.
+constexpr int exitCode(usecases::Exit e)
+{
+    return static_cast<int>(e);
+}
+constexpr int kExitOk = exitCode(usecases::Exit::Ok);
+constexpr int kExitTestsFailed = exitCode(usecases::Exit::TestsFailed);
+constexpr int kExitUsage = exitCode(usecases::Exit::Usage);
+constexpr int kExitCatalog = exitCode(usecases::Exit::Catalog);
+constexpr int kExitNoEvidence = exitCode(usecases::Exit::NoEvidence);
+constexpr int kExitCase = exitCode(usecases::Exit::Case);
 
 const char* kHelp = R"(usage: faultline-cli <command> [options]
 
@@ -118,6 +123,20 @@ bool parseLineRef(const std::string& ref, std::string& path, std::uint64_t& line
     const std::string_view digits(ref.c_str() + colon + 1);
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
     return ec == std::errc() && end == digits.data() + digits.size() && line > 0;
+}
+
+void printWarnings(const std::vector<core::Diagnostic>& warnings)
+{
+    for (const auto& d : warnings)
+        std::cerr << d.format() << '\n';
+}
+
+/// Prints a use case's failure (its located diagnostics, then the message) and returns its exit code.
+int printFailure(const usecases::Failure& f)
+{
+    printWarnings(f.diagnostics);
+    std::cerr << "faultline-cli: " << f.message << '\n';
+    return exitCode(f.code);
 }
 
 int printCaseErrors(const std::vector<core::Diagnostic>& errors)
@@ -214,85 +233,43 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (bundles.empty())
         return usage("analyze needs a BUNDLE (directory or file)");
-    if (!casePath.empty() && fs::exists(casePath))
-        return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-exists",
-            "a file already exists there; a case is never overwritten: choose another name, or add a run to it "
-            "with 'faultline-cli rerun'",
-            casePath) });
-    const std::string rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
-    auto catalog = loadCatalog(rulesDir);
-    if (!catalog)
-        return kExitCatalog;
-    const auto t0 = std::chrono::steady_clock::now();
-    const core::BundleInput input = importers::collectBundle(bundles, load);
-    // A case's evidence is hashed, compressed and written to its temporary file while the import and the analysis
-    // run.
-    std::future<std::shared_ptr<core::CaseDraft>> draft;
-    if (!casePath.empty())
-        draft = std::async(std::launch::async, [&] { return core::draftCase(casePath, input, opts.threads); });
-    core::EvidenceSet evidence = importers::importBundle(input, load);
-    const auto t1 = std::chrono::steady_clock::now();
-    if (evidence.sources.empty()) {
-        for (const auto& d : evidence.diagnostics)
-            std::cerr << d.format() << '\n';
-        std::cerr << "faultline-cli: no readable evidence in " << bundles.front() << '\n';
-        return kExitNoEvidence;
-    }
-    std::future<std::shared_ptr<const core::PreparedObservations>> preparedObservations;
-    if (!casePath.empty())
-        preparedObservations =
-            std::async(std::launch::async, [&] { return core::prepareCaseObservations(evidence, opts.threads); });
-    const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
-    const auto t2 = std::chrono::steady_clock::now();
-    auto ms = [](auto d) {
-        return static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
-    };
+    usecases::BundleRequest request;
+    request.paths = bundles;
+    request.rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    request.jobId = load.jobId;
+    request.windowFromNs = opts.windowFromNs;
+    request.windowToNs = opts.windowToNs;
+    request.threads = opts.threads;
+    request.saveAs = casePath;
+    auto last = std::chrono::steady_clock::now();
+    std::string lastStep;
     if (timings)
-        std::cerr << "timings: import " << ms(t1 - t0) << " ms (" << evidence.observations.size()
-                  << " records), analyze " << ms(t2 - t1) << " ms (" << verdict.events.size() << " events)\n";
-    if (!casePath.empty()) {
-        core::CaseCreateRequest req;
-        req.input = &input;
-        req.evidence = &evidence;
-        req.verdict = &verdict;
-        req.importMs = ms(t1 - t0);
-        req.draft = draft.get();
-        req.preparedObservations = preparedObservations.get();
-        req.jobOption = load.jobId;
-        req.threads = opts.threads;
-        req.run.rulesDir = fs::absolute(rulesDir).string();
-        req.run.catalog = catalog.get();
-        req.run.durationMs = ms(t2 - t1);
-        req.run.windowFromNs = opts.windowFromNs;
-        req.run.windowToNs = opts.windowToNs;
-        auto last = std::chrono::steady_clock::now();
-        std::string lastStep;
-        if (timings)
-            req.checkpoint = [&](std::string_view step) {
-                if (step == lastStep)
-                    return;
-                const auto now = std::chrono::steady_clock::now();
-                std::cerr << "timings: case " << step << " +" << ms(now - last) << " ms\n";
-                last = now;
-                lastStep = step;
-            };
-        std::vector<core::Diagnostic> errors;
-        auto created = core::CaseFile::create(casePath, req, errors);
-        if (!created)
-            return printCaseErrors(errors);
-        const auto t3 = std::chrono::steady_clock::now();
-        std::error_code ec;
-        std::cerr << "case saved: " << casePath << " (" << fs::file_size(casePath, ec) / 1024 << " KiB, "
-                  << input.files.size() << " files)\n";
-        if (timings)
-            std::cerr << "timings: case " << ms(t3 - t2) << " ms\n";
-    }
+        request.checkpoint = [&](std::string_view step) {
+            if (step == lastStep)
+                return;
+            const auto now = std::chrono::steady_clock::now();
+            std::cerr << "timings: case " << step << " +"
+                      << std::chrono::duration_cast<std::chrono::milliseconds>(now - last).count() << " ms\n";
+            last = now;
+            lastStep = step;
+        };
+    const auto result = usecases::analyseBundle(request);
+    if (!result.ok())
+        return printFailure(result.failure);
+    const auto& a = result.value->analysis;
+    printWarnings(a.catalogWarnings);
+    if (timings)
+        std::cerr << "timings: import " << a.importMs << " ms (" << a.evidence->observations.size()
+                  << " records), analyze " << a.analyseMs << " ms (" << a.verdict->events.size() << " events)\n";
+    if (const auto& saved = result.value->saved)
+        std::cerr << "case saved: " << saved->path << " (" << saved->bytes / 1024 << " KiB, " << saved->files
+                  << " files)\n";
     if (json) {
-        std::cout << core::verdictToJson(verdict, evidence);
+        std::cout << core::verdictToJson(*a.verdict, *a.evidence);
     } else {
         core::TextOptions t;
         t.color = color;
-        std::cout << core::verdictToText(verdict, evidence, t);
+        std::cout << core::verdictToText(*a.verdict, *a.evidence, t);
     }
     return kExitOk;
 }
@@ -357,79 +334,54 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (casePath.empty())
         return usage("rerun needs a CASE file");
-    int code = kExitOk;
-    auto c = openCase(casePath, false, code);
-    if (!c)
-        return code;
-    if (c->readOnly())
-        return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-read-only",
-            "the case cannot be written (read-only file or newer schema): a run cannot be added", casePath) });
-    const std::string rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
-    auto catalog = loadCatalog(rulesDir);
-    if (!catalog)
-        return kExitCatalog;
-    std::vector<core::Diagnostic> errors;
-    const auto before = c->runs(errors);
-    if (!errors.empty())
-        return printCaseErrors(errors);
+    {
+        // Damage and migration notes are reported before the re-run, as 'show' reports them.
+        int code = kExitOk;
+        auto c = openCase(casePath, false, code);
+        if (!c)
+            return code;
+        if (c->readOnly())
+            return printCaseErrors({ core::makeDiagnostic(core::Severity::Error, "case-read-only",
+                "the case cannot be written (read-only file or newer schema): a run cannot be added", casePath) });
+    }
+    usecases::ReproduceRequest request;
+    request.casePath = casePath;
+    request.rules = usecases::Rules::Current;
+    request.currentRulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    request.threads = threads;
     const auto t0 = std::chrono::steady_clock::now();
-    auto input = c->loadInput(errors);
-    if (!input)
-        return printCaseErrors(errors);
-    importers::LoadOptions load;
-    load.threads = threads;
-    load.jobId = c->importJobOption(errors);
-    const core::EvidenceSet evidence = importers::importBundle(*input, load);
-    const std::string fingerprint = core::evidenceFingerprint(evidence);
-    const std::string stored = c->importFingerprint(errors);
-    if (!stored.empty() && fingerprint != stored)
+    const auto reproduced = usecases::reproduceCase(request);
+    if (!reproduced.ok())
+        return printFailure(reproduced.failure);
+    const auto& a = *reproduced.value;
+    printWarnings(a.catalogWarnings);
+    if (a.importDiffers)
         std::cerr << casePath << ": note: this build imports the stored evidence differently from the import "
                   << "recorded in the case (evidence fingerprint changed): the new import is kept with this run, "
                   << "and the diff below includes that\n";
-    core::AnalysisOptions opts;
-    opts.threads = threads;
-    if (!before.empty()) {
-        const auto [from, to] = c->runWindow(before.back().id, errors);
-        opts.windowFromNs = from;
-        opts.windowToNs = to;
-    }
-    const auto t1 = std::chrono::steady_clock::now();
-    const core::Verdict verdict = core::analyze(evidence, *catalog, opts);
-    const auto t2 = std::chrono::steady_clock::now();
-    core::RunContext ctx;
-    ctx.rulesDir = fs::absolute(rulesDir).string();
-    ctx.catalog = catalog.get();
-    ctx.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(t2 - t1).count();
-    ctx.fingerprint = fingerprint;
-    ctx.windowFromNs = opts.windowFromNs;
-    ctx.windowToNs = opts.windowToNs;
-    ctx.input = &*input;
-    ctx.importMs = std::chrono::duration_cast<std::chrono::milliseconds>(t1 - t0).count();
-    ctx.jobOption = load.jobId;
-    const std::int64_t id = c->addRun(verdict, evidence, ctx, errors);
-    if (id == 0)
-        return printCaseErrors(errors);
+    const auto added = usecases::addRun(a);
+    if (!added.ok())
+        return printFailure(added.failure);
+    const auto& run = *added.value;
     if (json) {
-        std::cout << core::verdictToJson(verdict, evidence);
+        std::cout << core::verdictToJson(*a.verdict, *a.evidence);
         return kExitOk;
     }
-    std::cout << "run " << id << " added to " << casePath << ": " << verdict.outcome << " (catalog "
-              << verdict.catalogName << " " << verdict.catalogVersion << ", "
-              << std::chrono::duration_cast<std::chrono::milliseconds>(t2 - t0).count() << " ms)\n";
-    if (before.empty())
+    std::cout << "run " << run.id << " added to " << casePath << ": " << a.verdict->outcome << " (catalog "
+              << a.verdict->catalogName << " " << a.verdict->catalogVersion << ", "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()
+              << " ms)\n";
+    if (!run.diff)
         return kExitOk;
-    const auto d = c->diff(before.back().id, id, errors);
-    if (!d)
-        return printCaseErrors(errors);
-    std::cout << "diff run " << d->from << " → run " << d->to << ": " << (d->same ? "same verdict" : "verdict changed")
+    const auto& d = *run.diff;
+    std::cout << "diff run " << d.from << " → run " << d.to << ": " << (d.same ? "same verdict" : "verdict changed")
               << '\n';
-    for (const auto& line : d->changes)
+    for (const auto& line : d.changes)
         std::cout << "  " << line << '\n';
-    if (const auto e = c->expectation(errors)) {
-        const auto misses = c->checkExpectation(id, errors);
+    if (const auto& e = run.expectation) {
         std::cout << "expectation (run " << e->runId << ", marked by " << e->author
-                  << "): " << (misses.empty() ? "met" : "NOT met") << '\n';
-        for (const auto& m : misses)
+                  << "): " << (run.expectationMisses.empty() ? "met" : "NOT met") << '\n';
+        for (const auto& m : run.expectationMisses)
             std::cout << "  " << m << '\n';
     }
     return kExitOk;

@@ -1,16 +1,67 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/analysis_controller.h"
 
-#include "core/analysis/analyzer.h"
-#include "core/casefile/case_file.h"
-#include "core/report/verdict_report.h"
-#include "importers/bundle_loader.h"
+#include "app/usecases/use_cases.h"
 
 #include <QPromise>
-#include <QTemporaryDir>
 #include <QtConcurrent>
 
 namespace faultline::app {
+
+namespace {
+
+views::AnalysisResult toResult(usecases::Analysis a)
+{
+    views::AnalysisResult r;
+    r.evidence = std::move(a.evidence);
+    r.verdict = std::move(a.verdict);
+    r.input = std::move(a.input);
+    r.casePath = std::move(a.casePath);
+    r.storedRun = a.storedRun;
+    r.matchesStoredRun = a.matchesStoredRun;
+    r.rulesOrigin = std::move(a.rulesOrigin);
+    r.catalog = std::move(a.catalog);
+    r.rulesDir = std::move(a.rulesDir);
+    r.jobOption = std::move(a.jobOption);
+    r.windowFromNs = a.windowFromNs;
+    r.windowToNs = a.windowToNs;
+    r.importMs = a.importMs;
+    r.analyseMs = a.analyseMs;
+    return r;
+}
+
+usecases::Analysis toAnalysis(const views::AnalysisResult& r)
+{
+    usecases::Analysis a;
+    a.evidence = r.evidence;
+    a.verdict = r.verdict;
+    a.input = r.input;
+    a.casePath = r.casePath;
+    a.storedRun = r.storedRun;
+    a.matchesStoredRun = r.matchesStoredRun;
+    a.rulesOrigin = r.rulesOrigin;
+    a.catalog = r.catalog;
+    a.rulesDir = r.rulesDir;
+    a.jobOption = r.jobOption;
+    a.windowFromNs = r.windowFromNs;
+    a.windowToNs = r.windowToNs;
+    a.importMs = r.importMs;
+    a.analyseMs = r.analyseMs;
+    return a;
+}
+
+/// A use case's progress reported through the promise, its cancellation read from the flag.
+template <class Promise> usecases::Task taskFor(Promise& promise, const std::atomic_bool& cancel)
+{
+    usecases::Task task;
+    task.cancel = &cancel;
+    task.progress = [&promise](int percent, const std::string& step) {
+        promise.setProgressValueAndText(percent, QString::fromStdString(step));
+    };
+    return task;
+}
+
+} // namespace
 
 AnalysisController::AnalysisController(QString rulesDir, QObject* parent)
     : QObject(parent)
@@ -76,118 +127,40 @@ void AnalysisController::launch(std::function<void(QPromise<Outcome>&, const std
     watcher->setFuture(future);
 }
 
-namespace {
-
-QString diagnosticsText(const std::vector<core::Diagnostic>& errors)
-{
-    QStringList lines;
-    for (const auto& d : errors)
-        lines << QString::fromStdString(d.format());
-    return lines.join(QLatin1Char('\n'));
-}
-
-/// Loads the catalog, imports `input` and analyses it: the common tail of opening a bundle and opening a case.
-template <class Promise, class Outcome>
-bool importAndAnalyse(Promise& promise, const std::string& rules, std::atomic_bool& cancel,
-    std::shared_ptr<core::BundleInput> input, Outcome& out, const std::string& jobId = {})
-{
-    promise.setProgressValueAndText(2, QObject::tr("Loading rules"));
-    auto catalog = core::RuleCatalog::load(rules);
-    if (!catalog.ok()) {
-        out.error = QObject::tr("The rule catalog has errors:\n%1").arg(QString::fromStdString(catalog.asText()));
-        return false;
-    }
-    importers::LoadOptions load;
-    load.cancel = &cancel;
-    load.jobId = jobId;
-    load.progress = [&promise](std::size_t done, std::size_t total, const std::string&) {
-        if (total > 0)
-            promise.setProgressValueAndText(
-                25 + static_cast<int>(50 * done / total), QObject::tr("Importing evidence"));
-    };
-    promise.setProgressValueAndText(25, QObject::tr("Importing evidence"));
-    auto evidence = std::make_shared<core::EvidenceSet>(importers::importBundle(*input, load));
-    if (promise.isCanceled() || cancel.load())
-        return false;
-    promise.setProgressValueAndText(75, QObject::tr("Correlating"));
-    core::AnalysisOptions opts;
-    opts.cancel = &cancel;
-    auto verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *catalog.catalog, opts));
-    if (promise.isCanceled() || cancel.load())
-        return false;
-    if (evidence->sources.empty())
-        out.error = QObject::tr("No readable evidence in %1").arg(QString::fromStdString(input->root));
-    out.result.evidence = std::move(evidence);
-    out.result.verdict = std::move(verdict);
-    out.result.input = std::move(input);
-    return true;
-}
-
-} // namespace
-
 void AnalysisController::start(const QStringList& bundlePaths)
 {
-    std::vector<std::string> paths;
+    usecases::BundleRequest request;
     for (const auto& p : bundlePaths)
-        paths.push_back(p.toStdString());
-    launch([paths](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
+        request.paths.push_back(p.toStdString());
+    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+        request.rulesDir = rules;
+        auto result = usecases::analyseBundle(request, taskFor(promise, cancel));
         Outcome out;
-        promise.setProgressValueAndText(5, QObject::tr("Reading the bundle"));
-        importers::LoadOptions load;
-        load.cancel = &cancel;
-        auto input = std::make_shared<core::BundleInput>(importers::collectBundle(paths, load));
-        if (!importAndAnalyse(promise, rules, cancel, std::move(input), out) && out.error.isEmpty())
-            return;
-        promise.setProgressValueAndText(100, QObject::tr("Done"));
+        if (result.ok())
+            out.result = toResult(std::move(result.value->analysis));
+        else if (result.failure.code == usecases::Exit::Cancelled)
+            return; // no result: reported as cancelled
+        else
+            out.error = QString::fromStdString(result.failure.text());
         promise.addResult(out);
     });
 }
 
 void AnalysisController::openCase(const QString& casePath, bool currentRules)
 {
-    const std::string path = casePath.toStdString();
-    launch([path, currentRules](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) {
+    usecases::ReproduceRequest request;
+    request.casePath = casePath.toStdString();
+    request.rules = currentRules ? usecases::Rules::Current : usecases::Rules::Stored;
+    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+        request.currentRulesDir = rules;
+        auto result = usecases::reproduceCase(request, taskFor(promise, cancel));
         Outcome out;
-        promise.setProgressValueAndText(5, QObject::tr("Reading the case"));
-        std::vector<core::Diagnostic> errors;
-        auto c = core::CaseFile::open(path, {}, errors);
-        std::optional<core::BundleInput> input;
-        if (c)
-            input = c->loadInput(errors);
-        if (!c || !input) {
-            out.error = QObject::tr("Cannot open the case:\n%1").arg(diagnosticsText(errors));
-            promise.addResult(out);
+        if (result.ok())
+            out.result = toResult(std::move(*result.value));
+        else if (result.failure.code == usecases::Exit::Cancelled)
             return;
-        }
-        const auto runs = c->runs(errors);
-        // By default the latest run is reproduced with its own rules, stored in the case; the workbench's current
-        // rules are used on request, or when the case does not hold them (runs written before schema 2).
-        QTemporaryDir storedRules;
-        std::string useRules = rules;
-        std::string rulesOrigin = "current rules";
-        if (!currentRules && !runs.empty() && storedRules.isValid()) {
-            std::vector<core::Diagnostic> missing;
-            if (c->extractCatalog(runs.back().id, storedRules.path().toStdString(), missing)) {
-                useRules = storedRules.path().toStdString();
-                rulesOrigin = "run " + std::to_string(runs.back().id) + "'s rules";
-            } else if (!missing.empty()) {
-                rulesOrigin = "current rules (" + missing.front().message + ")";
-            }
-        }
-        const std::string job = c->importJobOption(errors);
-        if (!importAndAnalyse(
-                promise, useRules, cancel, std::make_shared<core::BundleInput>(std::move(*input)), out, job)
-            && out.error.isEmpty())
-            return;
-        out.result.casePath = path;
-        out.result.rulesOrigin = rulesOrigin;
-        if (!runs.empty() && out.result.verdict) {
-            out.result.storedRun = runs.back().id;
-            const auto stored = c->verdictJson(runs.back().id, errors);
-            out.result.matchesStoredRun =
-                stored && *stored == core::verdictToJson(*out.result.verdict, *out.result.evidence);
-        }
-        promise.setProgressValueAndText(100, QObject::tr("Done"));
+        else
+            out.error = QString::fromStdString(result.failure.text());
         promise.addResult(out);
     });
 }
@@ -213,52 +186,30 @@ void AnalysisController::runCaseWrite(std::function<QString(QString&)> work)
 void AnalysisController::saveCase(const QString& casePath, const views::AnalysisResult& result)
 {
     const std::string path = casePath.toStdString();
-    const std::string rules = m_rulesDir.toStdString();
-    runCaseWrite([path, rules, result](QString& summary) -> QString {
-        if (!result.input || !result.evidence || !result.verdict)
-            return QObject::tr("Nothing to save: analyse a bundle first");
-        auto catalog = core::RuleCatalog::load(rules);
-        core::CaseCreateRequest req;
-        req.input = result.input.get();
-        req.evidence = result.evidence.get();
-        req.verdict = result.verdict.get();
-        req.run.rulesDir = rules;
-        req.run.catalog = catalog.catalog.get();
-        std::vector<core::Diagnostic> errors;
-        if (!core::CaseFile::create(path, req, errors))
-            return QObject::tr("The case was not saved:\n%1").arg(diagnosticsText(errors));
-        summary = QString::fromStdString(path) + QLatin1Char('\t') + QObject::tr("case saved with run 1");
+    const usecases::Analysis analysis = toAnalysis(result);
+    runCaseWrite([path, analysis](QString& summary) -> QString {
+        const auto saved = usecases::saveCase(path, analysis);
+        if (!saved.ok())
+            return QString::fromStdString(saved.failure.text());
+        summary = QString::fromStdString(path) + QLatin1Char('\t') + tr("case saved with run %1").arg(saved.value->run);
         return {};
     });
 }
 
 void AnalysisController::addRun(const views::AnalysisResult& result)
 {
-    const std::string rules = m_rulesDir.toStdString();
-    runCaseWrite([rules, result](QString& summary) -> QString {
-        if (result.casePath.empty() || !result.evidence || !result.verdict)
-            return QObject::tr("This analysis did not come from a case: save it as a case instead");
-        std::vector<core::Diagnostic> errors;
-        auto c = core::CaseFile::open(result.casePath, {}, errors);
-        if (!c)
-            return QObject::tr("Cannot open the case:\n%1").arg(diagnosticsText(errors));
-        auto catalog = core::RuleCatalog::load(rules);
-        core::RunContext ctx;
-        ctx.rulesDir = rules;
-        ctx.catalog = catalog.catalog.get();
-        ctx.fingerprint = core::evidenceFingerprint(*result.evidence);
-        ctx.input = result.input.get();
-        ctx.jobOption = c->importJobOption(errors);
-        const auto id = c->addRun(*result.verdict, *result.evidence, ctx, errors);
-        if (id == 0)
-            return QObject::tr("The run was not added:\n%1").arg(diagnosticsText(errors));
-        QString text = QObject::tr("run %1 added").arg(id);
-        if (result.storedRun > 0)
-            if (const auto d = c->diff(result.storedRun, id, errors))
-                text += d->same
-                    ? QObject::tr(" (same verdict as run %1)").arg(result.storedRun)
-                    : QObject::tr(" (%1 change(s) from run %2)").arg(d->changes.size()).arg(result.storedRun);
-        summary = QString::fromStdString(result.casePath) + QLatin1Char('\t') + text;
+    const usecases::Analysis analysis = toAnalysis(result);
+    runCaseWrite([analysis](QString& summary) -> QString {
+        const auto added = usecases::addRun(analysis);
+        if (!added.ok())
+            return QString::fromStdString(added.failure.text());
+        const auto& run = *added.value;
+        QString text = tr("run %1 added").arg(run.id);
+        if (run.diff)
+            text += run.diff->same
+                ? tr(" (same verdict as run %1)").arg(run.diff->from)
+                : tr(" (%1 change(s) from run %2)").arg(run.diff->changes.size()).arg(run.diff->from);
+        summary = QString::fromStdString(analysis.casePath) + QLatin1Char('\t') + text;
         return {};
     });
 }

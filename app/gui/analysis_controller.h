@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Runs import + analysis off the UI thread (QtConcurrent "run with promise"), reports progress, can be
+// Runs the use cases (app/usecases) off the UI thread (QtConcurrent "run with promise"), reports progress, can be
 // cancelled, and drops results of superseded runs (generation counter, as hotspot's JobTracker). The same worker
 // opens case files (re-importing their stored evidence), saves an analysis as a new case, and adds a run to one.
 // Thread affinity: the object lives on the UI thread; signals are emitted there.

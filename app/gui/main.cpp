@@ -3,11 +3,10 @@
 // the verdict of the given bundle as text instead, so the README's first command works on a headless machine.
 #include "app/common/rules_location.h"
 #include "app/gui/main_window.h"
-#include "core/analysis/analyzer.h"
+#include "app/usecases/use_cases.h"
 #include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/version.h"
-#include "importers/bundle_loader.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -29,8 +28,14 @@ bool isCase(const std::string& path)
     return path.size() > 10 && path.compare(path.size() - 10, 10, ".faultline") == 0;
 }
 
+int exitCode(faultline::usecases::Exit e)
+{
+    return static_cast<int>(e);
+}
+
 int printVerdict(const std::string& bundle, const std::string& rules)
 {
+    using faultline::usecases::Exit;
     if (isCase(bundle)) {
         // A case prints its latest stored run, as 'faultline-cli show' does.
         std::vector<faultline::core::Diagnostic> errors;
@@ -40,21 +45,23 @@ int printVerdict(const std::string& bundle, const std::string& rules)
         for (const auto& d : errors)
             std::cerr << d.format() << '\n';
         if (!text)
-            return 5;
+            return exitCode(Exit::Case);
         std::cout << "faultline: no display; printing the case's latest verdict instead of opening the workbench\n\n"
                   << *text;
-        return 0;
+        return exitCode(Exit::Ok);
     }
-    auto catalog = faultline::core::RuleCatalog::load(rules);
-    if (!catalog.ok()) {
-        std::cerr << catalog.asText();
-        return 3;
+    faultline::usecases::BundleRequest request;
+    request.paths = { bundle };
+    request.rulesDir = rules;
+    const auto result = faultline::usecases::analyseBundle(request);
+    if (!result.ok()) {
+        std::cerr << result.failure.text() << '\n';
+        return exitCode(result.failure.code);
     }
-    const auto evidence = faultline::importers::loadBundle({ bundle });
-    const auto verdict = faultline::core::analyze(evidence, *catalog.catalog);
+    const auto& a = result.value->analysis;
     std::cout << "faultline: no display; printing the verdict instead of opening the workbench\n\n"
-              << faultline::core::verdictToText(verdict, evidence);
-    return evidence.sources.empty() ? 4 : 0;
+              << faultline::core::verdictToText(*a.verdict, *a.evidence);
+    return exitCode(Exit::Ok);
 }
 
 } // namespace

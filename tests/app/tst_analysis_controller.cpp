@@ -3,6 +3,7 @@
 // a cancelled run reports "cancelled" and never a result, and a superseded run's result is dropped.
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_panel.h"
+#include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
 #include "importers/bundle_loader.h"
@@ -168,6 +169,49 @@ private Q_SLOTS:
         QCOMPARE(current.rulesOrigin, std::string("current rules"));
         QVERIFY(!current.matchesStoredRun);
         QCOMPARE(current.verdict->events[current.verdict->cause].type, std::string("gpu.xid"));
+    }
+
+    void aWindowedCaseReproducesAndKeepsItsWindow()
+    {
+        // A case made with a workload-window override (faultline-cli analyze --window) is re-analysed with that
+        // window: with its own rules and with the current ones it reproduces run 1, and a run added from the
+        // workbench records the same window.
+        QTemporaryDir dir;
+        const std::string casePath = dir.filePath(QStringLiteral("windowed.faultline")).toStdString();
+        usecases::BundleRequest request;
+        request.paths = { tests::sourcePath("resources/samples/bundle-48213") };
+        request.rulesDir = tests::sourcePath("rules");
+        request.windowFromNs = 1793613600LL * 1000000000LL; // 2026-11-02T10:00:00Z
+        request.windowToNs = 1793614800LL * 1000000000LL; // 2026-11-02T10:20:00Z
+        request.saveAs = casePath;
+        const auto made = usecases::analyseBundle(request);
+        QVERIFY2(made.ok(), made.failure.text().c_str());
+
+        app::AnalysisController controller(QString::fromStdString(tests::sourcePath("rules")));
+        QSignalSpy finished(&controller, &app::AnalysisController::analysisFinished);
+        QSignalSpy saved(&controller, &app::AnalysisController::caseSaved);
+        for (const bool currentRules : { false, true }) {
+            controller.openCase(QString::fromStdString(casePath), currentRules);
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+            const auto r = finished.takeFirst().at(0).value<views::AnalysisResult>();
+            QVERIFY2(r.matchesStoredRun,
+                qPrintable(QStringLiteral("with %1 the re-run differs from run 1")
+                               .arg(QString::fromStdString(r.rulesOrigin))));
+            QCOMPARE(r.storedRun, std::int64_t(1));
+            QCOMPARE(r.windowFromNs, request.windowFromNs);
+            QCOMPARE(r.windowToNs, request.windowToNs);
+            if (currentRules) {
+                controller.addRun(r);
+                QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
+                QVERIFY(saved.takeFirst().at(1).toString().contains(QLatin1String("same verdict as run 1")));
+            }
+        }
+        std::vector<core::Diagnostic> errors;
+        auto c = core::CaseFile::open(casePath, { true, true }, errors);
+        QVERIFY(c);
+        const auto [from, to] = c->runWindow(2, errors);
+        QCOMPARE(from, request.windowFromNs);
+        QCOMPARE(to, request.windowToNs);
     }
 
     void brokenCatalogIsReported()

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Fails when core/ or importers/ include Qt, views/ or app/, or when views/ includes importers/ or app/
+# Fails when core/ or importers/ include Qt, views/ or app/, when views/ includes importers/ or app/, or when the
+# use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends
 # (../shared/STYLE.md §4.2). The link graph enforces the same; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
 cd "$root" || exit 2
 bad=$( { grep -rnE '^\s*#\s*include\s*[<"]Q' core importers;
          grep -rnE '^\s*#\s*include\s*"(views|app)/' core importers;
-         grep -rnE '^\s*#\s*include\s*"(importers|app)/' views; } 2>/dev/null )
+         grep -rnE '^\s*#\s*include\s*"(importers|app)/' views;
+         grep -rnE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/cli)/)' app/usecases; } 2>/dev/null )
 if [ -n "$bad" ]; then
   echo "architecture_check: these includes cross the module boundaries:"
   echo "$bad"
@@ -16,6 +18,15 @@ fi
 # The Qt-free libraries must not link Qt either.
 if grep -nE 'Qt6::' core/CMakeLists.txt importers/CMakeLists.txt; then
   echo "architecture_check: core/ or importers/ link Qt"
+  exit 1
+fi
+if grep -nE 'target_link_libraries\(faultline_usecases[^)]*(Qt6::|faultline_views|faultline_app_gui)' app/CMakeLists.txt; then
+  echo "architecture_check: the use-case layer links Qt, the views or the GUI"
+  exit 1
+fi
+# The front ends call the use cases instead of re-implementing them: neither imports or analyses a bundle itself.
+if grep -nE 'importers::(collectBundle|importBundle|loadBundle)|core::analyze\(' app/gui/*.cpp; then
+  echo "architecture_check: the GUI imports or analyses directly; call app/usecases instead"
   exit 1
 fi
 echo "architecture_check: ok"

@@ -4,7 +4,10 @@
 
 #include "core/model/bundle_input.h"
 #include "core/model/verdict.h"
+#include "core/rules/rule_catalog.h"
 
+#include <climits>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,6 +22,15 @@ struct AnalysisResult
     std::int64_t storedRun = 0; ///< the case's latest run when it was opened
     bool matchesStoredRun = false; ///< this analysis gives the stored run's verdict, byte for byte
     std::string rulesOrigin; ///< for a case: whose rules made this analysis ("run 2's rules", "current rules")
+
+    // How the analysis was made, so that saving it or adding it to its case records the same run.
+    std::shared_ptr<const core::RuleCatalog> catalog;
+    std::string rulesDir;
+    std::string jobOption;
+    std::int64_t windowFromNs = INT64_MIN;
+    std::int64_t windowToNs = INT64_MIN;
+    std::int64_t importMs = 0;
+    std::int64_t analyseMs = 0;
 };
 
 } // namespace faultline::views

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// The use cases both front ends run: analyse a bundle (and save it as a case), reproduce a case with its own rules
+// or the current ones, save an analysis as a case, add an analysis to its case as a run. Written once, Qt-free; the
+// CLI parses arguments and prints what these return, the GUI runs the same calls off the UI thread. Each call takes
+// a Task for progress and cancellation and returns either its result or a Failure with the exit code the CLI uses.
+#pragma once
+
+#include "core/casefile/case_file.h"
+#include "core/model/bundle_input.h"
+#include "core/model/verdict.h"
+#include "core/rules/rule_catalog.h"
+#include "core/util/diagnostic.h"
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline::usecases {
+
+/// The process exit codes (faultline-cli --help and README.md document them).
+enum class Exit : int {
+    Ok = 0,
+    TestsFailed = 1, ///< rule tests or verdict cases failed; grep: no line matched
+    Usage = 2,
+    Catalog = 3, ///< the rule catalog has errors
+    NoEvidence = 4, ///< the bundle holds no readable evidence
+    Case = 5, ///< the case file cannot be opened or written, or is damaged or altered
+    Cancelled = 130, ///< the caller cancelled (as a shell reports SIGINT)
+};
+
+/// Progress and cancellation for one call. Progress goes from 0 to 100 with the step's name.
+struct Task
+{
+    std::function<void(int percent, const std::string& step)> progress;
+    const std::atomic_bool* cancel = nullptr;
+
+    bool cancelled() const { return cancel && cancel->load(); }
+    void report(int percent, const std::string& step) const
+    {
+        if (progress)
+            progress(percent, step);
+    }
+};
+
+struct Failure
+{
+    Exit code = Exit::Ok;
+    std::string message; ///< one line
+    std::vector<core::Diagnostic> diagnostics; ///< located details (catalog errors, case damage)
+    /// The message and every diagnostic, one per line.
+    std::string text() const;
+};
+
+template <class T> struct Result
+{
+    std::optional<T> value;
+    Failure failure;
+
+    bool ok() const { return value.has_value(); }
+    static Result fail(Exit code, std::string message, std::vector<core::Diagnostic> diagnostics = {})
+    {
+        Result r;
+        r.failure = { code, std::move(message), std::move(diagnostics) };
+        return r;
+    }
+};
+
+/// One analysis: the input, the evidence, the verdict and how they were made. Immutable once returned.
+struct Analysis
+{
+    std::shared_ptr<const core::BundleInput> input;
+    std::shared_ptr<const core::EvidenceSet> evidence;
+    std::shared_ptr<const core::Verdict> verdict;
+    std::shared_ptr<const core::RuleCatalog> catalog;
+    std::string rulesDir; ///< absolute; where `catalog` was loaded from
+    std::string jobOption; ///< the job the import was asked to pick ("" when none)
+    std::int64_t windowFromNs = INT64_MIN; ///< the workload-window override (INT64_MIN: the scope's own)
+    std::int64_t windowToNs = INT64_MIN;
+    std::int64_t importMs = 0;
+    std::int64_t analyseMs = 0;
+    std::vector<core::Diagnostic> catalogWarnings; ///< the catalog loaded, with these warnings
+
+    // For an analysis of a case's stored evidence:
+    std::string casePath;
+    std::int64_t storedRun = 0; ///< the case's latest run when it was opened (0: none)
+    bool matchesStoredRun = false; ///< the verdict equals that run's, byte for byte (JSON)
+    std::string rulesOrigin; ///< "run 2's rules", "current rules", "current rules (why)"
+    bool importDiffers = false; ///< this build imports the stored evidence differently from the case's import
+};
+
+struct BundleRequest
+{
+    std::vector<std::string> paths; ///< directories, archives, files
+    std::string rulesDir;
+    std::string jobId;
+    std::int64_t windowFromNs = INT64_MIN;
+    std::int64_t windowToNs = INT64_MIN;
+    unsigned threads = 0; ///< 0: hardware concurrency
+    /// When set, the analysis is also saved as a new case there (never over an existing file); its evidence is
+    /// hashed and compressed while the import and the analysis run.
+    std::string saveAs;
+    core::CaseCheckpoint checkpoint; ///< passed to the case's creation (timings, tests)
+};
+
+struct SavedCase
+{
+    std::string path;
+    std::uintmax_t bytes = 0;
+    std::size_t files = 0;
+    std::int64_t run = 1;
+};
+
+struct BundleAnalysis
+{
+    Analysis analysis;
+    std::optional<SavedCase> saved; ///< when BundleRequest::saveAs was set
+};
+
+/// Imports the bundle, analyses it, and saves it as a case when asked.
+/// Fails with Catalog, NoEvidence, Case (saveAs exists or cannot be written) or Cancelled.
+Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& task = {});
+
+enum class Rules {
+    Stored, ///< the latest run's own catalog, kept in the case (the current one when the case lacks it)
+    Current, ///< `currentRulesDir`
+};
+
+struct ReproduceRequest
+{
+    std::string casePath;
+    Rules rules = Rules::Stored;
+    std::string currentRulesDir;
+    unsigned threads = 0;
+};
+
+/// Re-imports a case's stored evidence and analyses it with the same job and window as its latest run, and says
+/// whether that gives the latest run's verdict. Writes nothing. Fails with Catalog, Case or Cancelled.
+Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task = {});
+
+/// Saves an analysis of a bundle as a new case (run 1). Fails with Case.
+Result<SavedCase> saveCase(const std::string& path, const Analysis& analysis);
+
+struct AddedRun
+{
+    std::int64_t id = 0;
+    std::optional<core::RunDiff> diff; ///< from the analysis's stored run, when it had one
+    std::optional<core::Expectation> expectation; ///< the case's expectation, if any
+    std::vector<std::string> expectationMisses; ///< empty: met
+};
+
+/// Adds an analysis of a case's evidence (reproduceCase) to that case as a new run, with the analysis's job,
+/// window, rules and import. Fails with Case.
+Result<AddedRun> addRun(const Analysis& analysis);
+
+} // namespace faultline::usecases

@@ -69,6 +69,7 @@ AnalysisController::AnalysisController(QString rulesDir, QObject* parent)
 {
     m_pool.setMaxThreadCount(1);
     qRegisterMetaType<views::AnalysisResult>();
+    qRegisterMetaType<views::StoredVerdictSummary>();
 }
 
 AnalysisController::~AnalysisController()
@@ -151,7 +152,27 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
     usecases::ReproduceRequest request;
     request.casePath = casePath.toStdString();
     request.rules = currentRules ? usecases::Rules::Current : usecases::Rules::Stored;
-    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+    const quint64 generation = m_generation + 1; // the one launch() gives this job
+    // The worker ends before the controller is destroyed (the destructor waits for the pool), and a queued call to a
+    // destroyed context object is dropped, so `self` may be used as the context from the worker.
+    AnalysisController* self = this;
+    launch([request, self, generation](
+               QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+        // The stored verdict first: it is read in a moment, while reproducing the case can take a while.
+        if (const auto stored = usecases::storedVerdict(request.casePath); stored.ok()) {
+            const auto& run = stored.value->run;
+            views::StoredVerdictSummary s { request.casePath, run.id, stored.value->runs, run.createdAt, run.outcome,
+                run.domain, run.subdomain, run.catalogName + " " + run.catalogVersion, stored.value->text };
+            QMetaObject::invokeMethod(
+                self,
+                [self, generation, s] {
+                    if (self->m_generation == generation)
+                        Q_EMIT self->storedVerdictReady(s);
+                },
+                Qt::QueuedConnection);
+        }
+        if (cancel.load())
+            return;
         request.currentRulesDir = rules;
         auto result = usecases::reproduceCase(request, taskFor(promise, cancel));
         Outcome out;

@@ -43,6 +43,8 @@ public:
 Q_SIGNALS:
     void progressChanged(int percent, const QString& what);
     void analysisFinished(const faultline::views::AnalysisResult& result);
+    /// openCase: the case's latest stored verdict, read before the re-analysis starts.
+    void storedVerdictReady(const faultline::views::StoredVerdictSummary& stored);
     void analysisFailed(const QString& message);
     void caseSaved(const QString& casePath, const QString& summary);
     void caseFailed(const QString& message);
@@ -68,3 +70,4 @@ private:
 } // namespace faultline::app
 
 Q_DECLARE_METATYPE(faultline::views::AnalysisResult)
+Q_DECLARE_METATYPE(faultline::views::StoredVerdictSummary)

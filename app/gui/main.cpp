@@ -10,10 +10,12 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QTimer>
 
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 
 namespace {
 
@@ -64,6 +66,30 @@ int printVerdict(const std::string& bundle, const std::string& rules)
     return exitCode(Exit::Ok);
 }
 
+void describe(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(
+        QStringLiteral("Forensic workbench for failed distributed AI jobs. With no argument it opens on a start page; "
+                       "with no display (no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM) it prints the verdict of the "
+                       "given bundle, or the latest stored verdict of the given case, instead."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("path"),
+        QStringLiteral("Evidence bundle (directory, archive or file) or case file (*.faultline) to open."),
+        QStringLiteral("[path]"));
+    parser.addOption(QCommandLineOption(QStringLiteral("screenshot"),
+        QStringLiteral("Write a PNG of the window once the verdict is shown (or of the start page when no path is "
+                       "given), then quit."),
+        QStringLiteral("png")));
+}
+
+void setApplicationNames()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("Faultline"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("faultline.dev"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(faultline::core::kVersion));
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -72,32 +98,37 @@ int main(int argc, char** argv)
     if (!haveDisplay()) {
         for (int i = 1; i < argc; ++i) {
             const std::string a = argv[i];
-            if (a == "--version") {
+            if (a == "--version" || a == "-v") {
                 std::cout << "faultline " << faultline::core::kVersion << "\n";
-                return 0;
+                return exitCode(faultline::usecases::Exit::Ok);
+            }
+            if (a == "--help" || a == "-h" || a == "--help-all") {
+                QCoreApplication core(argc, argv);
+                setApplicationNames();
+                QCommandLineParser parser;
+                describe(parser);
+                parser.process(core); // prints the help and exits
+                return exitCode(faultline::usecases::Exit::Ok);
+            }
+            if (a == "--screenshot") {
+                ++i; // its value is a PNG path, not a bundle
+                continue;
             }
             if (!a.empty() && a[0] != '-')
                 return printVerdict(a, rules);
         }
         std::cerr << "faultline: no display available; give a bundle to print its verdict, or use faultline-cli\n";
-        return 2;
+        return exitCode(faultline::usecases::Exit::Usage);
     }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Faultline"));
-    QApplication::setOrganizationDomain(QStringLiteral("faultline.dev"));
-    QApplication::setApplicationVersion(QString::fromLatin1(faultline::core::kVersion));
+    setApplicationNames();
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Forensic workbench for failed distributed AI jobs"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("bundle"), QStringLiteral("Evidence bundle or case file (*.faultline) to open"));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Write a PNG of the window once the verdict is shown, then quit"), QStringLiteral("png"));
-    parser.addOption(screenshot);
+    describe(parser);
     parser.process(app);
+    const QString screenshot = QStringLiteral("screenshot");
 
-    faultline::app::MainWindow window(QString::fromStdString(rules));
+    faultline::app::MainWindow window(
+        QString::fromStdString(rules), QString::fromStdString(faultline::app::defaultSampleDir(argv[0])));
     window.show();
     if (!parser.positionalArguments().isEmpty()) {
         const QString first = parser.positionalArguments().constFirst();
@@ -108,12 +139,27 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);
-        QObject::connect(&window, &faultline::app::MainWindow::resultShown, &window, [&window, png] {
+        auto taken = std::make_shared<bool>(false);
+        auto grab = [&window, png, taken] {
+            if (*taken)
+                return;
+            *taken = true;
             QTimer::singleShot(200, &window, [&window, png] {
-                window.grab().save(png);
+                if (!window.grab().save(png)) {
+                    std::cerr << "faultline: cannot write the screenshot " << png.toStdString() << '\n';
+                    QApplication::exit(1);
+                    return;
+                }
                 QApplication::quit();
             });
-        });
+        };
+        if (parser.positionalArguments().isEmpty()) {
+            grab(); // the start page
+        } else {
+            // As soon as a verdict is shown: a case's stored one, or the analysis of a bundle.
+            QObject::connect(&window, &faultline::app::MainWindow::resultShown, &window, grab);
+            QObject::connect(&window, &faultline::app::MainWindow::storedVerdictShown, &window, grab);
+        }
     }
     return QApplication::exec();
 }

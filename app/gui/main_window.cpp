@@ -3,11 +3,16 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_panel.h"
+#include "core/rules/rule_catalog.h"
+#include "core/version.h"
+#include "views/help/help_dialogs.h"
+#include "views/start/start_page.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -16,26 +21,61 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 
 namespace faultline::app {
 
-MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
+namespace {
+
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentCases");
+
+QString resourceText(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidget* parent)
     : QMainWindow(parent)
+    , m_rulesDir(rulesDir)
+    , m_sampleDir(sampleDir)
     , m_controller(new AnalysisController(rulesDir, this))
+    , m_stack(new QStackedWidget(this))
+    , m_start(new views::StartPage(this))
     , m_view(new views::VerdictView(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
 {
     setWindowTitle(tr("Faultline"));
-    setCentralWidget(m_view);
+    m_stack->addWidget(m_start);
+    m_stack->addWidget(m_view);
+    setCentralWidget(m_stack);
     m_view->clear(tr("Open an evidence bundle (File ▸ Open Bundle…)"));
+    m_start->setSampleAvailable(!m_sampleDir.isEmpty(),
+        m_sampleDir.isEmpty() ? tr("The sample incident is not installed with this build.") : QString());
+    connect(m_start, &views::StartPage::openSampleRequested, this, [this] { openBundle(m_sampleDir); });
+    connect(m_start, &views::StartPage::openBundleRequested, this, &MainWindow::chooseBundle);
+    connect(m_start, &views::StartPage::openFileRequested, this, &MainWindow::chooseFile);
+    connect(m_start, &views::StartPage::openCaseRequested, this, &MainWindow::chooseCase);
+    connect(m_start, &views::StartPage::openRecentRequested, this, [this](const QString& path) { openCase(path); });
+    connect(m_start, &views::StartPage::howToCollectRequested, this, &MainWindow::showHowToCollect);
+
     auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open Bundle…"), this, &MainWindow::chooseBundle);
+    auto* open = file->addAction(tr("&Open Bundle Directory…"), this, &MainWindow::chooseBundle);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Archive or File…"), this, &MainWindow::chooseFile);
     auto* openCaseAction = file->addAction(tr("Open &Case…"), this, &MainWindow::chooseCase);
     openCaseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent Case"));
+    file->addAction(tr("Open the &Sample Incident"), this, [this] { openBundle(m_sampleDir); })
+        ->setEnabled(!m_sampleDir.isEmpty());
+    file->addSeparator();
     m_saveCase = file->addAction(tr("&Save as Case…"), this, &MainWindow::chooseSaveCase);
     m_saveCase->setShortcut(QKeySequence::Save);
     m_rerun = file->addAction(tr("&Re-run the Case with Current Rules"), this, [this] {
@@ -60,6 +100,13 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
         m_status->setText(what);
     });
     connect(m_controller, &AnalysisController::analysisFinished, this, &MainWindow::showResult);
+    connect(
+        m_controller, &AnalysisController::storedVerdictReady, this, [this](const views::StoredVerdictSummary& stored) {
+            m_view->showStored(stored);
+            m_status->setText(
+                tr("Showing the stored verdict of run %1; re-analysing the case's evidence…").arg(stored.run));
+            Q_EMIT storedVerdictShown();
+        });
     connect(m_controller, &AnalysisController::analysisFailed, this, &MainWindow::showFailure);
     connect(m_controller, &AnalysisController::caseSaved, this, [this](const QString& path, const QString& summary) {
         if (m_result.casePath.empty()) {
@@ -69,6 +116,7 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
             m_result.matchesStoredRun = true;
         }
         m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
+        rememberCase(path);
         m_casePanel->showCase(path);
         m_casePanel->parentWidget()->setVisible(true);
         m_view->setNotesEnabled(true);
@@ -104,9 +152,83 @@ MainWindow::MainWindow(const QString& rulesDir, QWidget* parent)
             m_casePanel->addLineNote(path, where.line, text);
     });
     auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Start Page"), this, &MainWindow::showStartPage);
     view->addAction(dock->toggleViewAction());
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
+    help->addSeparator();
+    help->addAction(tr("&About Faultline"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     updateActions();
+    refreshRecent();
+    showStartPage();
     resize(1280, 820);
+}
+
+void MainWindow::showStartPage()
+{
+    refreshRecent();
+    m_stack->setCurrentWidget(m_start);
+}
+
+QStringList MainWindow::recentCases() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::rememberCase(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList recent = recentCases();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    refreshRecent();
+}
+
+void MainWindow::refreshRecent()
+{
+    const QStringList recent = recentCases();
+    m_start->setRecentCases(recent);
+    m_recentMenu->clear();
+    for (const QString& path : recent) {
+        auto* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openCase(path); });
+        a->setToolTip(path);
+        a->setEnabled(QFileInfo::exists(path));
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showAbout()
+{
+    views::AboutInfo info;
+    info.version = QString::fromLatin1(core::kVersion);
+    info.catalogDir = m_rulesDir;
+    const auto catalog = core::RuleCatalog::load(m_rulesDir.toStdString());
+    if (catalog.ok()) {
+        info.catalogName = QString::fromStdString(catalog.catalog->name());
+        info.catalogVersion = QString::fromStdString(catalog.catalog->version());
+        info.catalogHash = QString::fromStdString(catalog.catalog->contentHash());
+    } else {
+        info.catalogProblem = QString::fromStdString(catalog.asText());
+    }
+    info.licences = resourceText(QStringLiteral(":/faultline/copyright.txt"));
+    auto* dialog =
+        new views::TextDialog(tr("About Faultline"), views::aboutHtml(info), views::TextDialog::Format::Html, this);
+    dialog->setObjectName(QStringLiteral("aboutDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void MainWindow::showHowToCollect()
+{
+    auto* dialog = new views::TextDialog(tr("How to Collect a Bundle"),
+        resourceText(QStringLiteral(":/faultline/how-to-collect.md")), views::TextDialog::Format::Markdown, this);
+    dialog->setObjectName(QStringLiteral("howToCollectDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::chooseBundle()
@@ -114,6 +236,14 @@ void MainWindow::chooseBundle()
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Evidence Bundle"), m_bundle);
     if (!dir.isEmpty())
         openBundle(dir);
+}
+
+void MainWindow::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Archive or File"), m_bundle,
+        tr("Evidence archives (*.tar *.tar.gz *.tgz *.tar.zst *.zip);;All files (*)"));
+    if (!path.isEmpty())
+        openBundle(path);
 }
 
 void MainWindow::chooseCase()
@@ -154,6 +284,7 @@ void MainWindow::openCase(const QString& path, bool currentRules)
     m_bundle = path;
     m_result = {};
     updateActions();
+    m_stack->setCurrentWidget(m_view);
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_view->clear(tr("Opening case %1…").arg(path));
     m_progress->setValue(0);
@@ -167,6 +298,7 @@ void MainWindow::openBundle(const QString& path)
     m_result = {};
     updateActions();
     m_bundle = path;
+    m_stack->setCurrentWidget(m_view);
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_view->clear(tr("Analysing %1…").arg(path));
     m_progress->setValue(0);
@@ -182,6 +314,8 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_view->setResult(result);
     m_result = result;
     m_casePanel->showCase(QString::fromStdString(result.casePath));
+    if (!result.casePath.empty())
+        rememberCase(QString::fromStdString(result.casePath));
     m_view->setNotesEnabled(!result.casePath.empty());
     m_casePanel->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The workbench main window. In this first version it opens a bundle or a case file and shows its verdict, saves an
-// analysis as a case and adds runs to an open case; the linked views (timeline, provenance, charts) arrive with the
-// Workbench issue.
+// The workbench main window. It starts on a start page (sample, Open…, recent cases, how to collect a bundle), opens a
+// bundle directory, an archive, a single file or a case file and shows its verdict, saves an analysis as a case and
+// adds runs to an open case; the linked views (timeline, provenance, charts) arrive with the Workbench issue.
 #pragma once
 
 #include "views/models/analysis_result.h"
@@ -9,13 +9,16 @@
 #include <QMainWindow>
 
 class QAction;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QLabel;
+class QStackedWidget;
 
 namespace faultline::views {
+class StartPage;
 class VerdictView;
-}
+} // namespace faultline::views
 
 namespace faultline::app {
 
@@ -26,10 +29,18 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(const QString& rulesDir, QWidget* parent = nullptr);
+    /// `sampleDir` is the bundled sample incident the start page offers (empty: not installed).
+    explicit MainWindow(const QString& rulesDir, const QString& sampleDir = {}, QWidget* parent = nullptr);
 
     void openBundle(const QString& path);
     CasePanel* casePanel() const { return m_casePanel; }
+    views::StartPage* startPage() const { return m_start; }
+    /// The start page: the sample, Open…, the recent cases and how to collect a bundle.
+    void showStartPage();
+    /// Recent case files, newest first (QSettings "recentCases", at most 10).
+    QStringList recentCases() const;
+    void showAbout();
+    void showHowToCollect();
     /// Opens a case file: its stored evidence is re-analysed off the UI thread (with its latest run's own rules, or
     /// the current ones) and compared with that run.
     void openCase(const QString& path, bool currentRules = false);
@@ -38,17 +49,27 @@ public:
 
 Q_SIGNALS:
     void resultShown();
+    /// A case's stored verdict is shown (before its re-analysis ends with resultShown).
+    void storedVerdictShown();
 
 private:
     void chooseBundle();
+    void chooseFile();
     void chooseCase();
+    void rememberCase(const QString& path);
+    void refreshRecent();
     void chooseSaveCase();
     void updateActions();
     void showResult(const views::AnalysisResult& result);
     void showFailure(const QString& message);
 
+    QString m_rulesDir;
+    QString m_sampleDir;
     AnalysisController* m_controller;
+    QStackedWidget* m_stack;
+    views::StartPage* m_start;
     views::VerdictView* m_view;
+    QMenu* m_recentMenu = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_status;

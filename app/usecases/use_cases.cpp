@@ -269,6 +269,25 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
     return out;
 }
 
+Result<StoredVerdict> storedVerdict(const std::string& casePath)
+{
+    std::vector<core::Diagnostic> errors;
+    core::CaseOpenOptions options;
+    options.readOnly = true;
+    auto c = core::CaseFile::open(casePath, options, errors);
+    if (!c)
+        return Result<StoredVerdict>::fail(Exit::Case, "cannot open the case " + casePath, errors);
+    const auto runs = c->runs(errors);
+    if (runs.empty())
+        return Result<StoredVerdict>::fail(Exit::Case, "the case " + casePath + " holds no run", errors);
+    auto text = c->verdictText(runs.back().id, errors);
+    if (!text)
+        return Result<StoredVerdict>::fail(Exit::Case, "cannot read the latest run of " + casePath, errors);
+    Result<StoredVerdict> out;
+    out.value = StoredVerdict { runs.back(), runs.size(), std::move(*text) };
+    return out;
+}
+
 Result<SavedCase> saveCase(const std::string& path, const Analysis& analysis)
 {
     if (!analysis.input || !analysis.evidence || !analysis.verdict)

@@ -142,6 +142,17 @@ struct ReproduceRequest
 /// whether that gives the latest run's verdict. Writes nothing. Fails with Catalog, Case or Cancelled.
 Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task = {});
 
+struct StoredVerdict
+{
+    core::RunInfo run; ///< the latest run
+    std::size_t runs = 0; ///< how many runs the case holds
+    std::string text; ///< the run's verdict as faultline-cli show prints it
+};
+
+/// The latest run's stored verdict, read without re-importing anything: what a front end shows at once while
+/// reproduceCase runs. Opens the case read-only. Fails with Case (also when the case has no run).
+Result<StoredVerdict> storedVerdict(const std::string& casePath);
+
 /// Saves an analysis of a bundle as a new case (run 1). Fails with Case.
 Result<SavedCase> saveCase(const std::string& path, const Analysis& analysis);
 

@@ -214,6 +214,40 @@ private Q_SLOTS:
         QCOMPARE(to, request.windowToNs);
     }
 
+    void aCaseShowsItsStoredVerdictBeforeTheReRun()
+    {
+        QTemporaryDir dir;
+        auto request = usecases::BundleRequest {};
+        request.paths = { tests::sourcePath("resources/samples/bundle-48213") };
+        request.rulesDir = tests::sourcePath("rules");
+        request.saveAs = dir.filePath(QStringLiteral("stored.faultline")).toStdString();
+        QVERIFY(usecases::analyseBundle(request).ok());
+
+        app::AnalysisController controller(QString::fromStdString(tests::sourcePath("rules")));
+        QSignalSpy finished(&controller, &app::AnalysisController::analysisFinished);
+        int finishedWhenStored = -1;
+        views::StoredVerdictSummary stored;
+        connect(
+            &controller, &app::AnalysisController::storedVerdictReady, this, [&](const views::StoredVerdictSummary& s) {
+                finishedWhenStored = static_cast<int>(finished.count());
+                stored = s;
+            });
+        controller.openCase(QString::fromStdString(request.saveAs));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finishedWhenStored, 0); // the stored verdict came first
+        QCOMPARE(stored.run, std::int64_t(1));
+        QCOMPARE(stored.runs, std::size_t(1));
+        QCOMPARE(stored.outcome, std::string("infrastructure_failure"));
+        QVERIFY2(stored.text.find("Xid 149") != std::string::npos, stored.text.c_str());
+
+        // A damaged case shows no stored verdict, only the failure.
+        QSignalSpy failed(&controller, &app::AnalysisController::analysisFailed);
+        finishedWhenStored = -1;
+        controller.openCase(dir.filePath(QStringLiteral("missing.faultline")));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QCOMPARE(finishedWhenStored, -1);
+    }
+
     void brokenCatalogIsReported()
     {
         QTemporaryDir empty;

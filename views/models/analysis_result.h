@@ -33,4 +33,18 @@ struct AnalysisResult
     std::int64_t analyseMs = 0;
 };
 
+/// A case's latest stored verdict, shown at once while the case's evidence is re-analysed.
+struct StoredVerdictSummary
+{
+    std::string casePath;
+    std::int64_t run = 0;
+    std::size_t runs = 0;
+    std::string createdAt;
+    std::string outcome;
+    std::string domain;
+    std::string subdomain;
+    std::string catalog; ///< "name version"
+    std::string text; ///< the stored verdict as text
+};
+
 } // namespace faultline::views

@@ -81,6 +81,29 @@ void VerdictView::clear(const QString& message)
     m_report->clear();
 }
 
+void VerdictView::setBanner(const std::string& outcome, const QString& what, const QString& small)
+{
+    const bool inconclusive = outcome == "inconclusive";
+    const QString colour = inconclusive ? QStringLiteral("#8a6d00") : QStringLiteral("#a01818");
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
+    m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>%3</small>")
+                          .arg(qs(outcome).toHtmlEscaped(), what.toHtmlEscaped(), small.toHtmlEscaped()));
+}
+
+void VerdictView::showStored(const StoredVerdictSummary& stored)
+{
+    m_model->setResult({});
+    setBanner(stored.outcome,
+        stored.domain.empty() ? tr("no initiating event in the evidence")
+                              : qs(stored.domain + (stored.subdomain.empty() ? "" : "/" + stored.subdomain)),
+        tr("stored run %1 of %2").arg(stored.run).arg(stored.runs));
+    m_details->setText(tr("<b>Stored verdict</b> of run %1 (%2, catalog %3). Re-analysing the case's evidence to "
+                          "show the evidence trail and check that it reproduces…")
+                           .arg(QString::number(stored.run), qs(stored.createdAt).toHtmlEscaped(),
+                               qs(stored.catalog).toHtmlEscaped()));
+    m_report->setPlainText(qs(stored.text));
+}
+
 void VerdictView::setResult(const AnalysisResult& result)
 {
     m_model->setResult(result);
@@ -89,14 +112,10 @@ void VerdictView::setResult(const AnalysisResult& result)
         return;
     }
     const core::Verdict& v = *result.verdict;
-    const bool inconclusive = v.outcome == "inconclusive";
-    const QString colour = inconclusive ? QStringLiteral("#8a6d00") : QStringLiteral("#a01818");
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
     const QString what = v.hasCause ? qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain))
                                     : tr("no initiating event in the evidence");
-    m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>confidence %3 (%4%)</small>")
-                          .arg(qs(v.outcome).toHtmlEscaped(), what.toHtmlEscaped(), qs(v.confidenceLevel),
-                              QString::number(static_cast<int>(v.confidence * 100))));
+    setBanner(v.outcome, what,
+        tr("confidence %1 (%2%)").arg(qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))));
     QString html;
     if (v.hasCause)
         html += tr("<b>Cause:</b> %1<br>").arg(qs(v.summary).toHtmlEscaped());

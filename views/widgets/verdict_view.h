@@ -23,6 +23,8 @@ public:
 
     void setResult(const AnalysisResult& result);
     void clear(const QString& message);
+    /// Shows a case's stored verdict (banner and text) until the re-analysis gives the full result.
+    void showStored(const StoredVerdictSummary& stored);
     /// Offers "Add Note on This Evidence Line…" in the trail's context menu (when the evidence lives in a case).
     void setNotesEnabled(bool enabled) { m_notesEnabled = enabled; }
 
@@ -31,6 +33,8 @@ Q_SIGNALS:
     void noteRequested(int eventIndex);
 
 private:
+    void setBanner(const std::string& outcome, const QString& what, const QString& small);
+
     QLabel* m_banner;
     QLabel* m_details;
     QTableView* m_trail;

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// First contact: with nothing open the window shows the start page (sample, Open…, recent cases, how to collect);
+// the sample opens to its verdict; opened cases become recent; Help ▸ About names the version, the catalog's version
+// and hash and the bundled libraries' licences; the how-to shows the collection commands.
+#include "app/gui/main_window.h"
+#include "core/version.h"
+#include "tests/common/test_helpers.h"
+#include "views/help/help_dialogs.h"
+#include "views/start/start_page.h"
+
+#include <QCommandLinkButton>
+#include <QFile>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace faultline;
+
+namespace {
+
+QString sampleDir()
+{
+    return QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213"));
+}
+
+QString rulesDir()
+{
+    return QString::fromStdString(tests::sourcePath("rules"));
+}
+
+QStringList buttonTitles(QWidget* page)
+{
+    QStringList titles;
+    for (auto* b : page->findChildren<QCommandLinkButton*>())
+        titles << b->text();
+    return titles;
+}
+
+} // namespace
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationDomain(QStringLiteral("faultline.dev"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+    }
+
+    void init() { QSettings().clear(); }
+
+    void startsOnTheStartPage()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        auto* stack = window.findChild<QStackedWidget*>();
+        QVERIFY(stack);
+        QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(window.startPage()));
+        const QStringList titles = buttonTitles(window.startPage());
+        for (const char* want :
+            { "Open the sample incident", "Open a bundle…", "Open a case…", "How to collect a bundle" })
+            QVERIFY2(titles.contains(QString::fromUtf8(want)),
+                qPrintable(QStringLiteral("no '%1' on the start page; it has: %2")
+                               .arg(QString::fromUtf8(want), titles.join(QStringLiteral(", ")))));
+        auto* sample = window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("openSample"));
+        QVERIFY(sample->isEnabled());
+    }
+
+    void sampleIsDisabledWhenNotInstalled()
+    {
+        app::MainWindow window(rulesDir(), QString());
+        auto* sample = window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("openSample"));
+        QVERIFY(!sample->isEnabled());
+    }
+
+    void theSampleOpensToItsVerdict()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("openSample"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY(window.findChild<QStackedWidget*>()->currentWidget() != window.startPage());
+        QVERIFY2(window.windowTitle().startsWith(QLatin1String("bundle-48213")), qPrintable(window.windowTitle()));
+    }
+
+    void savedAndOpenedCasesBecomeRecent()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.faultline"));
+        const QString b = dir.filePath(QStringLiteral("b.faultline"));
+        {
+            app::MainWindow window(rulesDir(), sampleDir());
+            QSignalSpy shown(&window, &app::MainWindow::resultShown);
+            for (const QString& path : { a, b }) {
+                window.openBundle(sampleDir());
+                QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+                shown.clear();
+                window.saveCase(path);
+                QTRY_VERIFY_WITH_TIMEOUT(window.recentCases().contains(path), 30000);
+            }
+            QCOMPARE(window.recentCases(), QStringList({ b, a }));
+            window.openCase(a);
+            QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+            QCOMPARE(window.recentCases(), QStringList({ a, b }));
+            // A case that cannot be opened is not remembered.
+            shown.clear();
+            window.openCase(dir.filePath(QStringLiteral("none.faultline")));
+            QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+            QCOMPARE(window.recentCases(), QStringList({ a, b }));
+        }
+        QFile::remove(b);
+        app::MainWindow reopened(rulesDir(), sampleDir());
+        auto* list = reopened.startPage()->recentList();
+        QCOMPARE(list->count(), 2);
+        QCOMPARE(list->item(0)->data(Qt::UserRole).toString(), a);
+        QVERIFY(list->item(0)->flags() & Qt::ItemIsEnabled);
+        // A case that has gone is listed, greyed out and marked.
+        QVERIFY2(list->item(1)->text().contains(QLatin1String("(missing)")), qPrintable(list->item(1)->text()));
+        QVERIFY(!(list->item(1)->flags() & Qt::ItemIsEnabled));
+    }
+
+    void aboutNamesVersionCatalogAndLicences()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        window.showAbout();
+        auto* dialog = window.findChild<views::TextDialog*>(QStringLiteral("aboutDialog"));
+        QVERIFY(dialog);
+        const QString text = dialog->browser()->toPlainText();
+        const auto catalog = tests::bundledCatalog();
+        for (const QString& want : { QString::fromLatin1(core::kVersion), QString::fromStdString(catalog->version()),
+                 QString::fromStdString(catalog->contentHash()), QStringLiteral("yaml-cpp"), QStringLiteral("RE2"),
+                 QStringLiteral("SQLite"), QStringLiteral("Qt 6"), QStringLiteral("LGPL-3") })
+            QVERIFY2(text.contains(want),
+                qPrintable(QStringLiteral("About does not say '%1'; it says:\n%2").arg(want, text.left(600))));
+    }
+
+    void aboutSaysWhenTheCatalogIsBroken()
+    {
+        QTemporaryDir dir;
+        tests::writeFiles(dir, { { "catalog.yaml", "name: [unclosed\n" } });
+        app::MainWindow window(dir.path(), sampleDir());
+        window.showAbout();
+        const QString text =
+            window.findChild<views::TextDialog*>(QStringLiteral("aboutDialog"))->browser()->toPlainText();
+        QVERIFY2(text.contains(QLatin1String("could not be loaded")), qPrintable(text.left(600)));
+    }
+
+    void howToCollectShowsTheCommands()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("howToCollect"))->click();
+        auto* dialog = window.findChild<views::TextDialog*>(QStringLiteral("howToCollectDialog"));
+        QVERIFY(dialog);
+        const QString text = dialog->browser()->toPlainText();
+        for (const char* want : { "faultline-collect", "sacct", "journalctl", "faultline.yaml" })
+            QVERIFY2(text.contains(QLatin1String(want)),
+                qPrintable(
+                    QStringLiteral("the how-to does not mention '%1':\n%2").arg(QLatin1String(want), text.left(600))));
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_main_window.moc"

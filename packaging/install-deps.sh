@@ -10,7 +10,7 @@ packages=(
   libhowardhinnant-date-dev tzdata zstd
   clang-format yamllint python3 python3-jsonschema python3-yaml
   xvfb xauth
-  ripgrep jq hyperfine time
+  file ripgrep jq hyperfine time
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+# bash completion for faultline, the workbench: its options are read from `faultline --help` (once per shell);
+# arguments are bundles (directories, archives, files) and case files.
+
+_faultline()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    if [ -z "${_faultline_gui_options+x}" ]; then
+        _faultline_gui_options=$(faultline --help 2>/dev/null | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' |
+            tr ',' ' ' | tr '\n' ' ')
+    fi
+    if [ "$prev" = --screenshot ]; then
+        COMPREPLY=($(compgen -f -X '!*.png' -- "$cur") $(compgen -d -- "$cur"))
+        return
+    fi
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$_faultline_gui_options" -- "$cur"))
+        return
+    fi
+    if declare -F _filedir >/dev/null; then
+        _filedir
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+complete -F _faultline faultline

@@ -3,8 +3,10 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_panel.h"
+#include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
 #include "core/version.h"
+#include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/start/start_page.h"
 #include "views/widgets/verdict_view.h"
@@ -48,6 +50,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_stack(new QStackedWidget(this))
     , m_start(new views::StartPage(this))
     , m_view(new views::VerdictView(this))
+    , m_evidence(new views::EvidencePane(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
@@ -151,9 +154,17 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         if (ok && !text.trimmed().isEmpty())
             m_casePanel->addLineNote(path, where.line, text);
     });
+    auto* evidenceDock = new QDockWidget(tr("Evidence"), this);
+    evidenceDock->setObjectName(QStringLiteral("evidenceDock"));
+    evidenceDock->setWidget(m_evidence);
+    addDockWidget(Qt::BottomDockWidgetArea, evidenceDock);
+    evidenceDock->setVisible(false);
+    connect(m_view, &views::VerdictView::eventSelected, this, &MainWindow::selectEvent);
+
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start Page"), this, &MainWindow::showStartPage);
     view->addAction(dock->toggleViewAction());
+    view->addAction(evidenceDock->toggleViewAction());
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addSeparator();
@@ -163,6 +174,20 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     refreshRecent();
     showStartPage();
     resize(1280, 820);
+}
+
+void MainWindow::selectEvent(int eventIndex)
+{
+    if (!m_result.verdict || !m_result.evidence || eventIndex < 0
+        || static_cast<std::size_t>(eventIndex) >= m_result.verdict->events.size())
+        return;
+    m_view->selectEvent(eventIndex);
+    const auto& e = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
+    if (e.provenance.empty() || e.provenance.front().source >= m_result.evidence->sources.size())
+        return;
+    const auto& where = e.provenance.front();
+    m_evidence->parentWidget()->setVisible(true);
+    m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line);
 }
 
 void MainWindow::showStartPage()
@@ -313,6 +338,9 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_cancel->setVisible(false);
     m_view->setResult(result);
     m_result = result;
+    m_evidence->setText(core::inputText(result.input));
+    if (result.verdict && result.verdict->hasCause)
+        selectEvent(static_cast<int>(result.verdict->cause));
     m_casePanel->showCase(QString::fromStdString(result.casePath));
     if (!result.casePath.empty())
         rememberCase(QString::fromStdString(result.casePath));

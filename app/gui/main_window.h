@@ -16,6 +16,7 @@ class QLabel;
 class QStackedWidget;
 
 namespace faultline::views {
+class EvidencePane;
 class StartPage;
 class VerdictView;
 } // namespace faultline::views
@@ -35,6 +36,10 @@ public:
     void openBundle(const QString& path);
     CasePanel* casePanel() const { return m_casePanel; }
     views::StartPage* startPage() const { return m_start; }
+    views::EvidencePane* evidencePane() const { return m_evidence; }
+    views::VerdictView* verdictView() const { return m_view; }
+    /// Selects the verdict's event `eventIndex` everywhere: the trail row and its raw line in the evidence pane.
+    void selectEvent(int eventIndex);
     /// The start page: the sample, Open…, the recent cases and how to collect a bundle.
     void showStartPage();
     /// Recent case files, newest first (QSettings "recentCases", at most 10).
@@ -69,6 +74,7 @@ private:
     QStackedWidget* m_stack;
     views::StartPage* m_start;
     views::VerdictView* m_view;
+    views::EvidencePane* m_evidence;
     QMenu* m_recentMenu = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

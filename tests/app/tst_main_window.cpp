@@ -5,8 +5,10 @@
 #include "app/gui/main_window.h"
 #include "core/version.h"
 #include "tests/common/test_helpers.h"
+#include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/start/start_page.h"
+#include "views/widgets/verdict_view.h"
 
 #include <QCommandLinkButton>
 #include <QFile>
@@ -15,6 +17,7 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -86,6 +89,32 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
         QVERIFY(window.findChild<QStackedWidget*>()->currentWidget() != window.startPage());
         QVERIFY2(window.windowTitle().startsWith(QLatin1String("bundle-48213")), qPrintable(window.windowTitle()));
+        // The evidence pane opens on the cause's raw line, highlighted.
+        auto* viewer = window.evidencePane()->viewer();
+        QCOMPARE(viewer->text()->path(viewer->file()), std::string("nodes/node-02/dmesg.txt"));
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(70));
+        QCOMPARE(window.evidencePane()->position(), QStringLiteral("line 70 of 75"));
+    }
+
+    void aTrailRowShowsItsEvidenceLine()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(sampleDir());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        auto* trail = window.verdictView()->trail();
+        auto* viewer = window.evidencePane()->viewer();
+        // Walk the trail: each current row shows the line of its event's first provenance.
+        int moved = 0;
+        for (int row = 0; row < trail->model()->rowCount(); ++row) {
+            trail->setCurrentIndex(trail->model()->index(row, 0));
+            const std::string path = viewer->text()->path(viewer->file());
+            const auto line = viewer->highlightedLine();
+            QVERIFY2(line > 0, qPrintable(QStringLiteral("row %1 highlights no line").arg(row)));
+            if (path != "nodes/node-02/dmesg.txt" || line != 70)
+                ++moved;
+        }
+        QVERIFY2(moved > 0, "no trail row moved the evidence pane off the cause's line");
     }
 
     void savedAndOpenedCasesBecomeRecent()

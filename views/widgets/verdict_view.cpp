@@ -6,6 +6,7 @@
 
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -61,6 +62,11 @@ VerdictView::VerdictView(QWidget* parent)
         menu.addAction(tr("Add Note on This Evidence Line…"), this, [this, event] { Q_EMIT noteRequested(event); });
         menu.exec(m_trail->viewport()->mapToGlobal(at));
     });
+    connect(
+        m_trail->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (current.isValid() && !m_selecting)
+                Q_EMIT eventSelected(current.data(EvidenceTrailModel::EventIndexRole).toInt());
+        });
     m_report->setReadOnly(true);
     m_report->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -71,6 +77,21 @@ VerdictView::VerdictView(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_details);
     layout->addWidget(split, 1);
+}
+
+bool VerdictView::selectEvent(int eventIndex)
+{
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex index = m_model->index(row, 0);
+        if (index.data(EvidenceTrailModel::EventIndexRole).toInt() == eventIndex) {
+            m_selecting = true;
+            m_trail->setCurrentIndex(index);
+            m_trail->scrollTo(index);
+            m_selecting = false;
+            return true;
+        }
+    }
+    return false;
 }
 
 void VerdictView::clear(const QString& message)

@@ -27,10 +27,15 @@ public:
     void showStored(const StoredVerdictSummary& stored);
     /// Offers "Add Note on This Evidence Line…" in the trail's context menu (when the evidence lives in a case).
     void setNotesEnabled(bool enabled) { m_notesEnabled = enabled; }
+    /// Makes the trail row of event `eventIndex` current (no signal); false when the trail does not list it.
+    bool selectEvent(int eventIndex);
+    QTableView* trail() const { return m_trail; }
 
 Q_SIGNALS:
     /// The user asked to annotate the evidence line of the verdict's event `eventIndex`.
     void noteRequested(int eventIndex);
+    /// A row of the evidence trail became current: the verdict's event `eventIndex`.
+    void eventSelected(int eventIndex);
 
 private:
     void setBanner(const std::string& outcome, const QString& what, const QString& small);
@@ -41,6 +46,7 @@ private:
     QPlainTextEdit* m_report;
     EvidenceTrailModel* m_model;
     bool m_notesEnabled = false;
+    bool m_selecting = false; ///< selectEvent is moving the current row: no eventSelected
 };
 
 } // namespace faultline::views

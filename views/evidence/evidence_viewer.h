@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// The raw evidence at the exact line: a scroll area over one evidence file that asks the EvidenceText only for the
+// lines on screen (never a whole file in a widget), with line numbers and the selected record's line highlighted.
+// EvidencePane adds the file chooser and the position ("line 70 of 142").
+#pragma once
+
+#include "core/model/evidence_text.h"
+
+#include <QAbstractScrollArea>
+#include <QHash>
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+
+namespace faultline::views {
+
+class EvidenceViewer : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    explicit EvidenceViewer(QWidget* parent = nullptr);
+
+    void setText(std::shared_ptr<core::EvidenceText> text);
+    core::EvidenceText* text() const { return m_text.get(); }
+    /// Shows `file` (an index of the EvidenceText) with `line` (1-based) centred and highlighted; 0: no highlight.
+    void showLine(std::size_t file, std::uint64_t line);
+    std::size_t file() const { return m_file; }
+    std::uint64_t highlightedLine() const { return m_highlight; }
+    /// The first and last line on screen (1-based; 0 when the file is empty).
+    std::pair<std::uint64_t, std::uint64_t> visibleLines() const;
+
+Q_SIGNALS:
+    void positionChanged(std::uint64_t firstVisible, std::uint64_t lines);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    int lineHeight() const;
+    int gutterWidth() const;
+    void updateScrollBars();
+    QString lineText(std::uint64_t line);
+
+    std::shared_ptr<core::EvidenceText> m_text;
+    std::size_t m_file = 0;
+    std::uint64_t m_lines = 0;
+    std::uint64_t m_highlight = 0;
+    QHash<quint64, QString> m_cache; ///< the lines fetched for the current screen (cleared when it moves far)
+    int m_longest = 0; ///< widest line seen, in pixels, for the horizontal scroll bar
+};
+
+class EvidencePane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit EvidencePane(QWidget* parent = nullptr);
+
+    void setText(std::shared_ptr<core::EvidenceText> text);
+    /// Shows the line of the file with this display path; false when the evidence has no such file.
+    bool showLine(const QString& path, std::uint64_t line);
+    EvidenceViewer* viewer() const { return m_viewer; }
+    QString position() const;
+
+private:
+    void updatePosition();
+
+    QComboBox* m_files;
+    QLabel* m_position;
+    EvidenceViewer* m_viewer;
+    QLabel* m_empty;
+};
+
+} // namespace faultline::views

@@ -91,6 +91,39 @@ struct TempDir
     TempDir& operator=(const TempDir&) = delete;
 };
 
+/// Runs the catalog over the evidence with the analysis's window; records the time it took.
+std::shared_ptr<core::Verdict> correlate(
+    Analysis& a, const core::EvidenceSet& evidence, unsigned threads, const Task& task)
+{
+    task.report(75, "Correlating");
+    const auto t0 = Clock::now();
+    core::AnalysisOptions opts;
+    opts.threads = threads;
+    opts.windowFromNs = a.windowFromNs;
+    opts.windowToNs = a.windowToNs;
+    opts.cancel = task.cancel;
+    auto verdict = std::make_shared<core::Verdict>(core::analyze(evidence, *a.catalog, opts));
+    a.analyseMs = msSince(t0);
+    return verdict;
+}
+
+/// The request that saves an analysis as a new case (run 1) with how it was made.
+core::CaseCreateRequest createRequest(const Analysis& a)
+{
+    core::CaseCreateRequest req;
+    req.input = a.input.get();
+    req.evidence = a.evidence.get();
+    req.verdict = a.verdict.get();
+    req.importMs = a.importMs;
+    req.jobOption = a.jobOption;
+    req.run.rulesDir = a.rulesDir;
+    req.run.catalog = a.catalog.get();
+    req.run.durationMs = a.analyseMs;
+    req.run.windowFromNs = a.windowFromNs;
+    req.run.windowToNs = a.windowToNs;
+    return req;
+}
+
 } // namespace
 
 Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& task)
@@ -139,15 +172,7 @@ Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& t
         prepared = std::async(std::launch::async,
             [evidence, threads = request.threads] { return core::prepareCaseObservations(*evidence, threads); });
 
-    task.report(75, "Correlating");
-    const auto t1 = Clock::now();
-    core::AnalysisOptions opts;
-    opts.threads = request.threads;
-    opts.windowFromNs = request.windowFromNs;
-    opts.windowToNs = request.windowToNs;
-    opts.cancel = task.cancel;
-    auto verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *a.catalog, opts));
-    a.analyseMs = msSince(t1);
+    auto verdict = correlate(a, *evidence, request.threads, task);
     if (task.cancelled())
         return Result<BundleAnalysis>::fail(Exit::Cancelled, "cancelled");
     a.input = std::move(input);
@@ -157,20 +182,10 @@ Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& t
     BundleAnalysis result;
     if (!request.saveAs.empty()) {
         task.report(90, "Saving the case");
-        core::CaseCreateRequest req;
-        req.input = a.input.get();
-        req.evidence = a.evidence.get();
-        req.verdict = a.verdict.get();
-        req.importMs = a.importMs;
+        core::CaseCreateRequest req = createRequest(a);
         req.draft = draft.get();
         req.preparedObservations = prepared.get();
-        req.jobOption = a.jobOption;
         req.threads = request.threads;
-        req.run.rulesDir = a.rulesDir;
-        req.run.catalog = a.catalog.get();
-        req.run.durationMs = a.analyseMs;
-        req.run.windowFromNs = a.windowFromNs;
-        req.run.windowToNs = a.windowToNs;
         req.checkpoint = request.checkpoint;
         std::vector<core::Diagnostic> errors;
         if (!core::CaseFile::create(request.saveAs, req, errors))
@@ -245,15 +260,7 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
     const std::string recorded = c->importFingerprint(errors);
     a.importDiffers = !recorded.empty() && recorded != core::evidenceFingerprint(*evidence);
 
-    task.report(75, "Correlating");
-    const auto t1 = Clock::now();
-    core::AnalysisOptions opts;
-    opts.threads = request.threads;
-    opts.windowFromNs = a.windowFromNs;
-    opts.windowToNs = a.windowToNs;
-    opts.cancel = task.cancel;
-    auto verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *a.catalog, opts));
-    a.analyseMs = msSince(t1);
+    auto verdict = correlate(a, *evidence, request.threads, task);
     if (task.cancelled())
         return Result<Analysis>::fail(Exit::Cancelled, "cancelled");
     if (!runs.empty()) {
@@ -292,19 +299,8 @@ Result<SavedCase> saveCase(const std::string& path, const Analysis& analysis)
 {
     if (!analysis.input || !analysis.evidence || !analysis.verdict)
         return Result<SavedCase>::fail(Exit::Case, "nothing to save: analyse a bundle first");
-    core::CaseCreateRequest req;
-    req.input = analysis.input.get();
-    req.evidence = analysis.evidence.get();
-    req.verdict = analysis.verdict.get();
-    req.importMs = analysis.importMs;
-    req.jobOption = analysis.jobOption;
-    req.run.rulesDir = analysis.rulesDir;
-    req.run.catalog = analysis.catalog.get();
-    req.run.durationMs = analysis.analyseMs;
-    req.run.windowFromNs = analysis.windowFromNs;
-    req.run.windowToNs = analysis.windowToNs;
     std::vector<core::Diagnostic> errors;
-    if (!core::CaseFile::create(path, req, errors))
+    if (!core::CaseFile::create(path, createRequest(analysis), errors))
         return Result<SavedCase>::fail(Exit::Case, "the case was not saved", errors);
     Result<SavedCase> out;
     std::error_code ec;

@@ -36,9 +36,9 @@ _faultline_files()
     if declare -F _filedir >/dev/null; then
         _filedir "$@"
     elif [ "${1-}" = -d ]; then
-        COMPREPLY=($(compgen -d -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
     else
-        COMPREPLY=($(compgen -f -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
 }
 
@@ -56,7 +56,7 @@ _faultline_cli()
     _faultline_cli_help_parse
 
     if [ "$cword" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "$_faultline_cli_commands --help --version" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "$_faultline_cli_commands --help --version" -- "$cur")
         return
     fi
     local cmd=${words[1]}
@@ -78,12 +78,16 @@ _faultline_cli()
         ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "${_faultline_cli_options[$cmd]}" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "${_faultline_cli_options[$cmd]}" -- "$cur")
         return
     fi
     case $cmd in
     rules)
-        [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "test" -- "$cur")) || _faultline_files -d
+        if [ "$cword" -eq 2 ]; then
+            mapfile -t COMPREPLY < <(compgen -W "test" -- "$cur")
+        else
+            _faultline_files -d
+        fi
         ;;
     analyze | import-report)
         _faultline_files

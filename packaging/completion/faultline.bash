@@ -10,17 +10,17 @@ _faultline()
             tr ',' ' ' | tr '\n' ' ')
     fi
     if [ "$prev" = --screenshot ]; then
-        COMPREPLY=($(compgen -f -X '!*.png' -- "$cur") $(compgen -d -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -f -X '!*.png' -- "$cur"; compgen -d -- "$cur")
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$_faultline_gui_options" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "$_faultline_gui_options" -- "$cur")
         return
     fi
     if declare -F _filedir >/dev/null; then
         _filedir
     else
-        COMPREPLY=($(compgen -f -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
 }
 complete -F _faultline faultline

@@ -388,6 +388,12 @@ s_shell() {
         if command -v dash >/dev/null 2>&1; then
             if dash -n "$f" 2>"$work/dash.err"; then pass "dash -n $(basename "$f")"; else fail "dash -n $f" "no syntax error" "$(cat "$work/dash.err")"; fi
         fi
+        if command -v shellcheck >/dev/null 2>&1; then
+            if shellcheck -s sh "$f" >"$work/sc.out" 2>&1; then pass "shellcheck $(basename "$f")"; else
+                fail "shellcheck $f" "no finding" "these:"
+                show "$work/sc.out"
+            fi
+        fi
         if command -v checkbashisms >/dev/null 2>&1; then
             if checkbashisms "$f" >"$work/cb.out" 2>&1; then pass "checkbashisms $(basename "$f")"; else
                 fail "checkbashisms $f" "no bashism" "these:"

@@ -11,6 +11,7 @@
 #include "views/widgets/verdict_view.h"
 
 #include <QCommandLinkButton>
+#include <QDir>
 #include <QFile>
 #include <QListWidget>
 #include <QSettings>
@@ -33,6 +34,14 @@ QString sampleDir()
 QString rulesDir()
 {
     return QString::fromStdString(tests::sourcePath("rules"));
+}
+
+/// Writes a picture of `w` under screenshots/ in the test's working directory (the build tree), for a person to
+/// look at; the tests do not compare pixels.
+void screenshot(QWidget* w, const QString& name)
+{
+    QDir().mkpath(QStringLiteral("screenshots"));
+    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
 }
 
 QStringList buttonTitles(QWidget* page)
@@ -72,6 +81,7 @@ private Q_SLOTS:
                                .arg(QString::fromUtf8(want), titles.join(QStringLiteral(", ")))));
         auto* sample = window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("openSample"));
         QVERIFY(sample->isEnabled());
+        screenshot(&window, QStringLiteral("start-page.png"));
     }
 
     void sampleIsDisabledWhenNotInstalled()
@@ -159,6 +169,7 @@ private Q_SLOTS:
         window.showAbout();
         auto* dialog = window.findChild<views::TextDialog*>(QStringLiteral("aboutDialog"));
         QVERIFY(dialog);
+        screenshot(dialog, QStringLiteral("about.png"));
         const QString text = dialog->browser()->toPlainText();
         const auto catalog = tests::bundledCatalog();
         for (const QString& want : { QString::fromLatin1(core::kVersion), QString::fromStdString(catalog->version()),
@@ -185,6 +196,7 @@ private Q_SLOTS:
         window.startPage()->findChild<QCommandLinkButton*>(QStringLiteral("howToCollect"))->click();
         auto* dialog = window.findChild<views::TextDialog*>(QStringLiteral("howToCollectDialog"));
         QVERIFY(dialog);
+        screenshot(dialog, QStringLiteral("how-to-collect.png"));
         const QString text = dialog->browser()->toPlainText();
         for (const char* want : { "faultline-collect", "sacct", "journalctl", "faultline.yaml" })
             QVERIFY2(text.contains(QLatin1String(want)),

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Fails when core/ or importers/ include Qt, views/ or app/, when views/ includes importers/ or app/, or when the
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
-# reach the case file or SQLite instead of the EvidenceText interface
+# reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
+# a GUI) includes Qt
 # (../shared/STYLE.md §4.2). The link graph enforces the same; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
@@ -11,6 +12,7 @@ bad=$( { grep -rnE '^\s*#\s*include\s*[<"]Q' core importers;
          grep -rnE '^\s*#\s*include\s*"(views|app)/' core importers;
          grep -rnE '^\s*#\s*include\s*"(importers|app)/' views;
          grep -rnE '^\s*#\s*include\s*("core/casefile/|<sqlite3)' views;
+         grep -nE '^\s*#\s*include\s*[<"]Q' views/timeline/timeline_geometry.*;
          grep -rnE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/cli)/)' app/usecases; } 2>/dev/null )
 if [ -n "$bad" ]; then
   echo "architecture_check: these includes cross the module boundaries:"

@@ -1,0 +1,1809 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/timeline/timeline_view.h"
+
+#include "core/report/verdict_report.h"
+#include "core/time/civil_time.h"
+
+#include <QDateTime>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+namespace faultline::views {
+namespace {
+
+constexpr qint64 kNsPerSec = 1'000'000'000;
+constexpr qint64 kNsPerMin = 60 * kNsPerSec;
+constexpr int kScrollUnits = 1 << 30;
+constexpr int kRightPad = 14; ///< room for a mark drawn on the last column
+constexpr int kIndent = 14;
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+qint64 floorDiv(qint64 a, qint64 b)
+{
+    qint64 q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+        --q;
+    return q;
+}
+
+/// "10:15:01" or, with `digits` of fraction, "10:15:01.123456" (UTC).
+QString utcClock(qint64 ns, int digits)
+{
+    const qint64 sec = floorDiv(ns, kNsPerSec);
+    QString s = QDateTime::fromSecsSinceEpoch(sec, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
+    if (digits > 0)
+        s += QLatin1Char('.') + QStringLiteral("%1").arg(ns - sec * kNsPerSec, 9, 10, QLatin1Char('0')).left(digits);
+    return s;
+}
+
+QString utcDate(qint64 ns)
+{
+    return QDateTime::fromSecsSinceEpoch(floorDiv(ns, kNsPerSec), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
+}
+
+/// A precise duration: "850 ns", "12.345 µs", "4.900 ms", "30.912 s", "10m 00.004s", "2h 10m 12s".
+QString formatSpan(qint64 ns)
+{
+    const double a = std::abs(static_cast<double>(ns));
+    QString s;
+    if (a < 1e3)
+        s = QStringLiteral("%1 ns").arg(static_cast<qint64>(a));
+    else if (a < 1e6)
+        s = QStringLiteral("%1 µs").arg(a / 1e3, 0, 'f', 3);
+    else if (a < 1e9)
+        s = QStringLiteral("%1 ms").arg(a / 1e6, 0, 'f', 3);
+    else if (a < 60e9)
+        s = QStringLiteral("%1 s").arg(a / 1e9, 0, 'f', 3);
+    else if (a < 3600e9) {
+        const auto m = static_cast<qint64>(a / 60e9);
+        s = QStringLiteral("%1m %2s").arg(m).arg(a / 1e9 - static_cast<double>(m) * 60, 6, 'f', 3, QLatin1Char('0'));
+    } else {
+        const auto t = static_cast<qint64>(a / 1e9);
+        s = QStringLiteral("%1h %2m %3s")
+                .arg(t / 3600)
+                .arg(t / 60 % 60, 2, 10, QLatin1Char('0'))
+                .arg(t % 60, 2, 10, QLatin1Char('0'));
+    }
+    if (ns < 0)
+        return QLatin1Char('-') + s;
+    return s;
+}
+
+/// Fraction digits that resolve a pixel at this scale.
+int digitsFor(double nsPerPixel)
+{
+    return nsPerPixel < 1e3 ? 9 : nsPerPixel < 1e6 ? 6 : 3;
+}
+
+QString tickLabel(qint64 t, qint64 step)
+{
+    const QDateTime dt = QDateTime::fromSecsSinceEpoch(floorDiv(t, kNsPerSec), Qt::UTC);
+    if (step >= 24 * 60 * kNsPerMin)
+        return dt.toString(QStringLiteral("MM-dd"));
+    if (step >= kNsPerMin)
+        return dt.toString(QStringLiteral("HH:mm"));
+    if (step >= kNsPerSec)
+        return utcClock(t, 0);
+    return utcClock(t, step >= 1'000'000 ? 3 : step >= 1000 ? 6 : 9);
+}
+
+/// A tick step whose labels do not collide.
+qint64 tickStepFor(const TimelineGeometry& g, const QFontMetrics& fm)
+{
+    double spacing = 80;
+    qint64 step = g.tickStep(spacing);
+    for (int k = 0; k < 4; ++k) {
+        const double need = fm.horizontalAdvance(tickLabel(g.rangeFrom(), step)) + 28;
+        if (need <= spacing)
+            break;
+        spacing = need;
+        step = g.tickStep(spacing);
+    }
+    return step;
+}
+
+std::uint8_t domainId(const std::string& d)
+{
+    if (d == "infrastructure")
+        return 1;
+    if (d == "workload")
+        return 2;
+    if (d == "scheduler")
+        return 3;
+    return 0;
+}
+
+bool isDark(const QPalette& pal)
+{
+    return pal.color(QPalette::Base).lightness() < 128;
+}
+
+/// Domain hues, lighter on a dark base so they keep their contrast.
+QColor domainColour(std::uint8_t d, bool dark)
+{
+    int hue = -1;
+    switch (d) {
+    case 1:
+        hue = 2; // infrastructure: red
+        break;
+    case 2:
+        hue = 212; // workload: blue
+        break;
+    case 3:
+        hue = 282; // scheduler: purple
+        break;
+    default:
+        break;
+    }
+    if (hue < 0)
+        return dark ? QColor(170, 170, 170) : QColor(110, 110, 110);
+    return QColor::fromHsl(hue, dark ? 190 : 200, dark ? 165 : 100);
+}
+
+QColor measureColour(bool dark)
+{
+    return dark ? QColor(255, 176, 64) : QColor(196, 104, 0);
+}
+
+QColor withAlpha(QColor c, int alpha)
+{
+    c.setAlpha(alpha);
+    return c;
+}
+
+QColor blend(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
+        static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
+        static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+QString roleGlyph(MarkRole r)
+{
+    switch (r) {
+    case MarkRole::Cause:
+        return QStringLiteral("◆");
+    case MarkRole::Precursor:
+        return QStringLiteral("▲");
+    case MarkRole::Companion:
+        return QStringLiteral("●");
+    case MarkRole::Symptom:
+        return QStringLiteral("○");
+    case MarkRole::Teardown:
+        return QStringLiteral("×");
+    case MarkRole::Context:
+        break;
+    }
+    return QStringLiteral("·");
+}
+
+MarkRole markRoleOf(const core::Verdict& v, std::size_t i)
+{
+    if (v.hasCause && i == v.cause)
+        return MarkRole::Cause;
+    const core::Event& e = v.events[i];
+    if (i < v.causeOf.size() && v.causeOf[i] >= 0 && i < v.linkRelation.size()) {
+        const std::string& rel = v.linkRelation[i];
+        if (rel == "precursor")
+            return MarkRole::Precursor;
+        if (rel == "companion" || rel == "confirmation")
+            return MarkRole::Companion;
+        return e.role == core::Role::Teardown ? MarkRole::Teardown : MarkRole::Symptom;
+    }
+    switch (e.role) {
+    case core::Role::Teardown:
+        return MarkRole::Teardown;
+    case core::Role::Cascade:
+        return MarkRole::Symptom;
+    case core::Role::Companion:
+        return MarkRole::Companion;
+    case core::Role::Precursor:
+        return MarkRole::Precursor;
+    case core::Role::Root:
+    case core::Role::Context:
+        break;
+    }
+    return MarkRole::Context;
+}
+
+double severityScale(const std::string& s)
+{
+    if (s == "fatal")
+        return 1.15;
+    if (s == "warning")
+        return 0.9;
+    if (s == "info")
+        return 0.8;
+    return 1.0;
+}
+
+/// "0000:c3:00.0" -> "c3:00".
+std::string shortBusId(std::string gpu)
+{
+    if (gpu.rfind("0000:", 0) == 0)
+        gpu.erase(0, 5);
+    if (gpu.size() > 2 && gpu.compare(gpu.size() - 2, 2, ".0") == 0)
+        gpu.resize(gpu.size() - 2);
+    return gpu;
+}
+
+bool failedState(const std::string& state)
+{
+    return !state.empty() && state != "COMPLETED" && state != "RUNNING" && state != "PENDING";
+}
+
+struct StepSpan
+{
+    std::string id;
+    std::string name;
+    std::string state;
+    qint64 fromNs = INT64_MIN;
+    qint64 toNs = INT64_MIN;
+};
+
+/// The job's numbered steps from its sacct -P records ("sacct JobID=48213.0 JobName=torchrun ... Start=...
+/// End=..."). The record's time is its resolved End; Start is read in the same zone offset.
+std::vector<StepSpan> jobSteps(const core::EvidenceSet& ev, const core::Scope& scope)
+{
+    std::vector<StepSpan> out;
+    if (scope.jobId.empty())
+        return out;
+    const std::string prefix = "sacct JobID=" + scope.jobId + ".";
+    for (const auto& o : ev.observations) {
+        if (o.kind != core::SourceKind::Scheduler || o.timeNs == INT64_MIN || o.text.rfind(prefix, 0) != 0)
+            continue;
+        std::map<std::string, std::string, std::less<>> f;
+        std::size_t at = 6; // after "sacct "
+        while (at < o.text.size()) {
+            std::size_t end = o.text.find(' ', at);
+            if (end == std::string_view::npos)
+                end = o.text.size();
+            const std::string_view tok = o.text.substr(at, end - at);
+            if (const auto eq = tok.find('='); eq != std::string_view::npos)
+                f[std::string(tok.substr(0, eq))] = std::string(tok.substr(eq + 1));
+            at = end + 1;
+        }
+        StepSpan s;
+        s.id = f["JobID"].substr(scope.jobId.size() + 1);
+        if (s.id.empty() || !std::all_of(s.id.begin(), s.id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            continue;
+        if (std::any_of(out.begin(), out.end(), [&](const StepSpan& x) { return x.id == s.id; }))
+            continue;
+        s.name = f["JobName"];
+        s.state = f["State"];
+        core::CivilTime end;
+        core::CivilTime start;
+        const std::string& endText = f["End"];
+        const std::string& startText = f["Start"];
+        const bool hasEnd = !endText.empty() && core::parseIsoTime(endText, end) == endText.size();
+        const bool hasStart = !startText.empty() && core::parseIsoTime(startText, start) == startText.size();
+        if (hasEnd) {
+            const qint64 zoneOffset = core::civilAsUtcNs(end) - o.timeNs;
+            s.toNs = o.timeNs + o.precisionNs;
+            if (hasStart)
+                s.fromNs = core::civilAsUtcNs(start)
+                    - (start.hasOffset ? static_cast<qint64>(start.offsetSeconds) * kNsPerSec : zoneOffset);
+        } else if (hasStart) {
+            s.fromNs = o.timeNs;
+            s.toNs = scope.endNs;
+        }
+        if (s.fromNs != INT64_MIN && s.toNs != INT64_MIN && s.toNs > s.fromNs)
+            out.push_back(std::move(s));
+    }
+    std::sort(out.begin(), out.end(), [](const StepSpan& a, const StepSpan& b) {
+        return a.id.size() != b.id.size() ? a.id.size() < b.id.size() : a.id < b.id;
+    });
+    return out;
+}
+
+} // namespace
+
+// ---- Construction and data ---------------------------------------------------------------------------------------
+
+TimelineView::TimelineView(QWidget* parent)
+    : QAbstractScrollArea(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    relayout();
+}
+
+TimelineView::~TimelineView() = default;
+
+QSize TimelineView::sizeHint() const
+{
+    return { 1000, 420 };
+}
+
+QSize TimelineView::minimumSizeHint() const
+{
+    return { 360, 160 };
+}
+
+void TimelineView::setResult(const AnalysisResult& result)
+{
+    const qint64 from = m_geo.rangeFrom();
+    const qint64 to = m_geo.rangeTo();
+    m_result = result;
+    rebuild();
+    relayout();
+    m_geo.fit(m_fitFrom, m_fitTo, 0.04);
+    syncScrollBars();
+    viewport()->update();
+    if (from != m_geo.rangeFrom() || to != m_geo.rangeTo())
+        Q_EMIT rangeChanged(m_geo.rangeFrom(), m_geo.rangeTo());
+}
+
+void TimelineView::rebuild()
+{
+    m_laneInfo.clear();
+    m_laneOfEvent.clear();
+    m_roleOfEvent.clear();
+    m_alternative.clear();
+    m_childBegin.assign(1, 0);
+    m_children.clear();
+    m_untimed = 0;
+    m_selected = -1;
+    m_cursor = INT64_MIN;
+    m_measureA = m_measureB = INT64_MIN;
+    m_drag = Drag::None;
+    std::vector<LaneSpec> lanes;
+    std::vector<TimelineItem> items;
+    if (!m_result.verdict) {
+        m_geo.setData({}, {});
+        m_geo.setBounds(0, kNsPerMin);
+        m_fitFrom = 0;
+        m_fitTo = kNsPerMin;
+        return;
+    }
+    const core::Verdict& v = *m_result.verdict;
+    const core::EvidenceSet* ev = m_result.evidence.get();
+    const core::Scope& scope = v.scope;
+    const std::size_t n = v.events.size();
+    auto addLane = [&](LaneSpec spec, LaneInfo info) {
+        lanes.push_back(std::move(spec));
+        m_laneInfo.push_back(std::move(info));
+        return static_cast<std::uint32_t>(lanes.size() - 1);
+    };
+
+    // Pinned rows: the job, its steps, the analysis window when it was set by hand.
+    const bool haveJob = scope.startNs != INT64_MIN && scope.endNs != INT64_MIN && scope.endNs > scope.startNs;
+    std::int32_t jobLane = -1;
+    if (!scope.jobId.empty() || haveJob) {
+        LaneSpec s;
+        s.kind = LaneKind::Job;
+        s.label = scope.jobId.empty() ? std::string("workload") : "job " + scope.jobId;
+        if (haveJob)
+            s.spans.push_back({ scope.startNs, scope.endNs });
+        LaneInfo info;
+        info.label = scope.jobId.empty() ? tr("workload") : tr("job %1").arg(qs(scope.jobId));
+        QStringList parts;
+        if (!scope.jobName.empty())
+            parts << qs(scope.jobName);
+        if (!scope.state.empty())
+            parts << qs(scope.state);
+        // The end is exclusive (the end of the second sacct wrote): show the second itself, as sacct does.
+        if (haveJob)
+            parts << tr("%1 → %2 UTC").arg(utcClock(scope.startNs, 0), utcClock(scope.endNs - 1, 0));
+        info.spanText = parts.join(QStringLiteral(" · "));
+        info.failed = failedState(scope.state);
+        info.tooltip = tr("<b>%1</b> %2<br>%3 nodes, %4 ranks per node<br>from %5")
+                           .arg(info.label.toHtmlEscaped(), info.spanText.toHtmlEscaped())
+                           .arg(scope.nodes.size())
+                           .arg(scope.ranksPerNode)
+                           .arg(qs(scope.origin).toHtmlEscaped());
+        if (scope.windowZoneAssumed)
+            info.tooltip += tr("<br><i>The window's times had no zone: the analysis did not filter by it.</i>");
+        jobLane = static_cast<std::int32_t>(addLane(std::move(s), std::move(info)));
+    }
+    if (ev)
+        for (const StepSpan& step : jobSteps(*ev, scope)) {
+            LaneSpec s;
+            s.kind = LaneKind::Step;
+            s.label = "step " + step.id;
+            s.spans.push_back({ step.fromNs, step.toNs });
+            LaneInfo info;
+            info.label = tr("step %1").arg(qs(step.id));
+            info.spanText = QStringLiteral("%1 · %2").arg(qs(step.name), qs(step.state));
+            info.failed = failedState(step.state);
+            info.tooltip =
+                tr("<b>step %1.%2</b> %3<br>%4 → %5 UTC (%6)")
+                    .arg(qs(scope.jobId), qs(step.id), info.spanText.toHtmlEscaped(), utcClock(step.fromNs, 0),
+                        utcClock(step.toNs - 1, 0), formatSpan(step.toNs - step.fromNs));
+            addLane(std::move(s), std::move(info));
+        }
+    if (m_result.windowFromNs != INT64_MIN && m_result.windowToNs != INT64_MIN) {
+        LaneSpec s;
+        s.kind = LaneKind::Window;
+        s.label = "window";
+        s.spans.push_back({ m_result.windowFromNs, m_result.windowToNs });
+        LaneInfo info;
+        info.label = tr("window");
+        info.spanText =
+            tr("analysis window %1 → %2 UTC").arg(utcClock(m_result.windowFromNs, 0), utcClock(m_result.windowToNs, 0));
+        info.tooltip = tr("The workload window was set for this analysis; events outside it were not considered.");
+        addLane(std::move(s), std::move(info));
+    }
+
+    // One lane per node: every allocated node (a silent one is evidence too), then every host an event names.
+    std::map<core::NodeId, std::uint32_t> nodeLane;
+    auto laneForNode = [&](core::NodeId id) {
+        if (auto it = nodeLane.find(id); it != nodeLane.end())
+            return it->second;
+        const std::string& name = id == core::kNoNode ? std::string() : v.nodes.name(id);
+        LaneSpec s;
+        s.kind = LaneKind::Node;
+        s.label = id == core::kNoNode ? "(no host)" : name;
+        s.blamed = std::find(v.blamedNodes.begin(), v.blamedNodes.end(), name) != v.blamedNodes.end();
+        LaneInfo info;
+        info.label = id == core::kNoNode ? tr("(no host)") : qs(name);
+        info.blamed = s.blamed;
+        info.inAllocation = id != core::kNoNode
+            && (scope.nodes.empty() || std::find(scope.nodes.begin(), scope.nodes.end(), id) != scope.nodes.end());
+        info.tooltip = QStringLiteral("<b>%1</b>").arg(info.label.toHtmlEscaped());
+        if (s.blamed)
+            info.tooltip += tr("<br>⚑ blamed by the verdict: drain or exclude it");
+        if (!info.inAllocation)
+            info.tooltip += tr("<br>not part of the job's allocation");
+        const auto l = addLane(std::move(s), std::move(info));
+        nodeLane.emplace(id, l);
+        return l;
+    };
+    for (core::NodeId id : scope.nodes)
+        laneForNode(id);
+
+    // Which GPU a rank drives, as the evidence states it (NCCL init lines).
+    std::map<std::pair<core::NodeId, std::int32_t>, std::string> gpuOfRank;
+    if (ev)
+        for (const auto& r : ev->ranks)
+            if (!r.gpu.empty())
+                gpuOfRank.emplace(std::make_pair(r.node, r.rank), r.gpu);
+    std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> subLane;
+    std::set<std::uint32_t> withIndex; // GPU sub-lanes whose label has the NVML index
+
+    m_laneOfEvent.assign(n, -1);
+    m_roleOfEvent.assign(n, MarkRole::Context);
+    items.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const core::Event& e = v.events[i];
+        const MarkRole role = markRoleOf(v, i);
+        m_roleOfEvent[i] = role;
+        if (e.timeNs == INT64_MIN) {
+            ++m_untimed;
+            continue;
+        }
+        std::uint32_t lane = 0;
+        if (e.node == core::kNoNode && jobLane >= 0) {
+            lane = static_cast<std::uint32_t>(jobLane);
+        } else {
+            lane = laneForNode(e.node);
+            std::string gpu = e.gpu;
+            if (gpu.empty() && e.rank >= 0)
+                if (auto it = gpuOfRank.find({ e.node, e.rank }); it != gpuOfRank.end())
+                    gpu = it->second;
+            if (e.node != core::kNoNode && (!gpu.empty() || e.rank >= 0)) {
+                const std::string key = gpu.empty() ? "rank " + std::to_string(e.rank) : "gpu " + gpu;
+                auto it = subLane.find({ lane, key });
+                if (it == subLane.end()) {
+                    std::int32_t rank = gpu.empty() || !ev ? e.rank : ev->rankOnGpu(e.node, gpu);
+                    if (rank < 0)
+                        rank = e.rank;
+                    LaneSpec s;
+                    s.kind = LaneKind::SubLane;
+                    s.parent = static_cast<std::int32_t>(lane);
+                    s.label =
+                        gpu.empty() ? key : "GPU " + shortBusId(gpu) + (rank >= 0 ? " · r" + std::to_string(rank) : "");
+                    LaneInfo info;
+                    info.label = qs(s.label);
+                    info.blamed = m_laneInfo[lane].blamed;
+                    info.inAllocation = m_laneInfo[lane].inAllocation;
+                    info.tooltip = gpu.empty() ? tr("<b>%1</b> rank %2 (its GPU is not named in the evidence)")
+                                                     .arg(m_laneInfo[lane].label.toHtmlEscaped())
+                                                     .arg(e.rank)
+                                               : tr("<b>%1</b> GPU %2%3")
+                                                     .arg(m_laneInfo[lane].label.toHtmlEscaped(), qs(gpu),
+                                                         rank >= 0 ? tr(", rank %1").arg(rank) : QString());
+                    it = subLane.emplace(std::make_pair(lane, key), addLane(std::move(s), std::move(info))).first;
+                }
+                lane = it->second;
+                // DCGM names the NVML index nvidia-smi shows ("GPU 5"): put it in the lane's label once known.
+                if (const std::string* index = e.field("gpu_index");
+                    index && !index->empty() && !gpu.empty() && withIndex.insert(lane).second) {
+                    std::string label = lanes[lane].label;
+                    label.insert(4, *index + " · ");
+                    lanes[lane].label = label;
+                    m_laneInfo[lane].label = qs(label);
+                }
+            }
+        }
+        items.push_back({ e.timeNs, lane, role, domainId(e.domain), static_cast<std::uint32_t>(i) });
+        m_laneOfEvent[i] = static_cast<std::int32_t>(lane);
+    }
+
+    // Bounds: the job, its steps and every event, with a little room.
+    std::int64_t lo = INT64_MAX;
+    std::int64_t hi = INT64_MIN;
+    for (const auto& it : items) {
+        lo = std::min(lo, it.timeNs);
+        hi = std::max(hi, it.timeNs);
+    }
+    for (const auto& l : lanes)
+        for (const auto& s : l.spans) {
+            lo = std::min(lo, s.fromNs);
+            hi = std::max(hi, s.toNs);
+        }
+    if (lo > hi)
+        lo = hi = 0;
+    const qint64 pad = std::max<qint64>(kNsPerSec, (hi - lo) / 50);
+
+    // Evidence gaps, per the verdict's coverage: a source kind that is missing, empty, broken or truncated, over the
+    // whole job (the bundle cannot say when the evidence would have been). A quiet log is not a gap: a kernel that
+    // logged nothing after 09:41 is evidence too, so record times are not used to guess partial coverage.
+    const qint64 winFrom = haveJob ? scope.startNs : lo;
+    const qint64 winTo = haveJob ? scope.endNs : hi;
+    std::map<std::string, std::pair<int, int>> perKind; // kind -> (ok, total)
+    std::vector<std::string> kinds;
+    bool anyGap = false;
+    for (const auto& c : v.coverage) {
+        auto [it, added] = perKind.try_emplace(c.kind, 0, 0);
+        if (added)
+            kinds.push_back(c.kind);
+        ++it->second.second;
+        if (c.status == core::CoverageStatus::Ok) {
+            ++it->second.first;
+            continue;
+        }
+        anyGap = true;
+        const QString who = c.node.empty() ? qs(c.kind) : QStringLiteral("%1 %2").arg(qs(c.node), qs(c.kind));
+        LaneSpec s;
+        s.kind = LaneKind::Gap;
+        s.spans.push_back({ winFrom, winTo });
+        LaneInfo info;
+        info.label = QStringLiteral("%1: %2").arg(who, qs(core::coverageStatusName(c.status)));
+        info.spanText = qs(c.reason);
+        s.label = info.label.toStdString();
+        QStringList files;
+        for (const auto& f : c.files)
+            files << qs(f).toHtmlEscaped();
+        info.tooltip =
+            tr("<b>Evidence gap</b>: %1<br>%2%3")
+                .arg(info.label.toHtmlEscaped(), info.spanText.toHtmlEscaped(),
+                    files.isEmpty() ? QString() : tr("<br>sources: %1").arg(files.join(QStringLiteral(", "))));
+        addLane(std::move(s), std::move(info));
+    }
+    if (!anyGap && !v.coverage.empty()) {
+        // Say so: an empty gaps section would read as "not checked".
+        QStringList parts;
+        for (const auto& k : kinds) {
+            const auto [ok, total] = perKind[k];
+            parts << (total > 1 ? QStringLiteral("%1 %2/%3 ✓").arg(qs(k)).arg(ok).arg(total)
+                                : QStringLiteral("%1 ✓").arg(qs(k)));
+        }
+        LaneSpec s;
+        s.kind = LaneKind::Gap;
+        s.label = "no evidence gaps";
+        LaneInfo info;
+        info.label = tr("no evidence gaps");
+        info.spanText = tr("coverage: %1").arg(parts.join(QStringLiteral(" · ")));
+        info.tooltip = tr("<b>Coverage</b>: %1").arg(info.spanText.toHtmlEscaped());
+        addLane(std::move(s), std::move(info));
+    }
+
+    // What the view shows first: the verdict's evidence trail.
+    std::int64_t fitLo = INT64_MAX;
+    std::int64_t fitHi = INT64_MIN;
+    for (const auto& t : v.trail)
+        if (t.event < n && v.events[t.event].timeNs != INT64_MIN) {
+            fitLo = std::min(fitLo, v.events[t.event].timeNs);
+            fitHi = std::max(fitHi, v.events[t.event].timeNs);
+        }
+    if (fitLo > fitHi) {
+        fitLo = lo;
+        fitHi = hi;
+    }
+    m_fitFrom = fitLo;
+    m_fitTo = fitHi;
+
+    // The verdict's links as adjacency lists, and the root candidates it rejected.
+    m_childBegin.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n && i < v.causeOf.size(); ++i)
+        if (v.causeOf[i] >= 0 && static_cast<std::size_t>(v.causeOf[i]) < n)
+            ++m_childBegin[static_cast<std::size_t>(v.causeOf[i]) + 1];
+    std::partial_sum(m_childBegin.begin(), m_childBegin.end(), m_childBegin.begin());
+    m_children.assign(m_childBegin.back(), 0);
+    {
+        std::vector<std::uint32_t> fill(m_childBegin.begin(), m_childBegin.end() - 1);
+        for (std::size_t i = 0; i < n && i < v.causeOf.size(); ++i)
+            if (v.causeOf[i] >= 0 && static_cast<std::size_t>(v.causeOf[i]) < n)
+                m_children[fill[static_cast<std::size_t>(v.causeOf[i])]++] = static_cast<std::uint32_t>(i);
+    }
+    m_alternative.assign(n, 0);
+    for (const auto& a : v.alternatives)
+        if (a.event < n)
+            m_alternative[a.event] = 1;
+
+    m_geo.setData(std::move(lanes), std::move(items));
+    m_geo.setBounds(lo - pad, hi + pad);
+    // Blamed nodes open on their GPUs, where the cause is.
+    for (std::uint32_t l = 0; l < m_laneInfo.size(); ++l)
+        if (m_geo.lanes()[l].kind == LaneKind::Node && m_laneInfo[l].blamed)
+            m_geo.setExpanded(l, true);
+}
+
+void TimelineView::relayout()
+{
+    const QFontMetrics fm(font());
+    TimelineMetrics m;
+    m.spanRowHeight = fm.height() + 8;
+    m.nodeRowHeight = fm.height() + 12;
+    m.subRowHeight = fm.height() + 6;
+    m.gapRowHeight = fm.height() + 8;
+    m_geo.setMetrics(m);
+    m_axisHeight = 2 * fm.height() + 10;
+    m_footerHeight = fm.height() + 8;
+    int widest = fm.horizontalAdvance(tr("Lanes")) + 40;
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fmBold(bold);
+    for (std::size_t l = 0; l < m_laneInfo.size(); ++l) {
+        const LaneSpec& spec = m_geo.lanes()[l];
+        const bool sub = spec.kind == LaneKind::SubLane && spec.parent >= 0;
+        const int w = (sub ? 2 * kIndent : kIndent) + 16
+            + (spec.kind == LaneKind::Node ? fmBold : fm).horizontalAdvance(m_laneInfo[l].label) + 24
+            + fm.horizontalAdvance(QStringLiteral("99999"));
+        widest = std::max(widest, w);
+    }
+    m_headerWidth = std::clamp(widest, 150, 320);
+    const QSize vs = viewport()->size();
+    m_geo.setPlotArea(m_headerWidth, m_axisHeight, std::max(1, vs.width() - m_headerWidth - kRightPad),
+        std::max(1, vs.height() - m_axisHeight - m_footerHeight));
+    syncScrollBars();
+}
+
+void TimelineView::syncScrollBars()
+{
+    m_syncingScrollBars = true;
+    QScrollBar* vb = verticalScrollBar();
+    vb->setRange(0, static_cast<int>(std::ceil(m_geo.maxScrollY())));
+    vb->setPageStep(std::max(1, static_cast<int>(m_geo.plotHeight() - m_geo.pinnedHeight())));
+    vb->setSingleStep(static_cast<int>(m_geo.metrics().nodeRowHeight));
+    vb->setValue(static_cast<int>(std::lround(m_geo.scrollY())));
+    QScrollBar* hb = horizontalScrollBar();
+    const double bounds = static_cast<double>(m_geo.boundsTo() - m_geo.boundsFrom());
+    const int page =
+        std::clamp(static_cast<int>(static_cast<double>(m_geo.span()) / bounds * kScrollUnits), 1, kScrollUnits);
+    hb->setRange(0, kScrollUnits - page);
+    hb->setPageStep(page);
+    hb->setSingleStep(std::max(1, page / 10));
+    hb->setValue(static_cast<int>(
+        std::lround(static_cast<double>(m_geo.rangeFrom() - m_geo.boundsFrom()) / bounds * kScrollUnits)));
+    m_syncingScrollBars = false;
+}
+
+template <class F> void TimelineView::changeRange(F&& change)
+{
+    const qint64 from = m_geo.rangeFrom();
+    const qint64 to = m_geo.rangeTo();
+    change();
+    syncScrollBars();
+    viewport()->update();
+    if (from != m_geo.rangeFrom() || to != m_geo.rangeTo())
+        Q_EMIT rangeChanged(m_geo.rangeFrom(), m_geo.rangeTo());
+}
+
+// ---- Public slots and queries ------------------------------------------------------------------------------------
+
+int TimelineView::laneOfEvent(int eventIndex) const
+{
+    if (eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size())
+        return -1;
+    return m_laneOfEvent[static_cast<std::size_t>(eventIndex)];
+}
+
+std::optional<QPointF> TimelineView::markPoint(std::size_t eventIndex) const
+{
+    if (eventIndex >= m_laneOfEvent.size() || m_laneOfEvent[eventIndex] < 0)
+        return std::nullopt;
+    const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[eventIndex]));
+    if (row < 0)
+        return std::nullopt;
+    const qint64 t = m_result.verdict->events[eventIndex].timeNs;
+    const double x = std::clamp(static_cast<double>(m_geo.columnOf(t)) + 0.5, -1e6, 1e6);
+    return QPointF(x, m_geo.rowCenterY(static_cast<std::size_t>(row)));
+}
+
+std::optional<QPointF> TimelineView::markPosition(int eventIndex) const
+{
+    if (eventIndex < 0)
+        return std::nullopt;
+    return markPoint(static_cast<std::size_t>(eventIndex));
+}
+
+void TimelineView::setLaneExpanded(int lane, bool expanded)
+{
+    if (lane < 0)
+        return;
+    m_geo.setExpanded(static_cast<std::uint32_t>(lane), expanded);
+    syncScrollBars();
+    viewport()->update();
+}
+
+void TimelineView::selectEvent(int eventIndex)
+{
+    if (!m_result.verdict || eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size()) {
+        m_selected = -1;
+        viewport()->update();
+        return;
+    }
+    m_selected = eventIndex;
+    const auto i = static_cast<std::size_t>(eventIndex);
+    if (m_laneOfEvent[i] >= 0) {
+        const qint64 t = m_result.verdict->events[i].timeNs;
+        if (t < m_geo.rangeFrom() || t > m_geo.rangeTo()) {
+            const qint64 half = m_geo.span() / 2;
+            changeRange([&] { m_geo.setRange(t - half, t + half); });
+        }
+        const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[i]));
+        if (row >= 0)
+            m_geo.ensureRowVisible(static_cast<std::size_t>(row));
+        syncScrollBars();
+        setCursor(t);
+    }
+    viewport()->update();
+}
+
+void TimelineView::setCursor(qint64 ns)
+{
+    if (ns == m_cursor)
+        return;
+    m_cursor = ns;
+    viewport()->update();
+    Q_EMIT cursorMoved(ns);
+}
+
+void TimelineView::setRange(qint64 fromNs, qint64 toNs)
+{
+    changeRange([&] { m_geo.setRange(fromNs, toNs); });
+}
+
+void TimelineView::fitToVerdict()
+{
+    changeRange([&] { m_geo.fit(m_fitFrom, m_fitTo, 0.04); });
+}
+
+void TimelineView::fitAll()
+{
+    changeRange([&] { m_geo.fitAll(); });
+}
+
+void TimelineView::clearMeasurement()
+{
+    m_measureA = m_measureB = INT64_MIN;
+    viewport()->update();
+}
+
+void TimelineView::setMeasurePoint(qint64 ns)
+{
+    if (m_measureA == INT64_MIN || m_measureB != INT64_MIN) {
+        m_measureA = ns;
+        m_measureB = INT64_MIN;
+    } else {
+        m_measureB = ns;
+    }
+    viewport()->update();
+}
+
+// ---- Events ------------------------------------------------------------------------------------------------------
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    relayout();
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    QAbstractScrollArea::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        relayout();
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        viewport()->update();
+}
+
+void TimelineView::scrollContentsBy(int dx, int dy)
+{
+    if (m_syncingScrollBars)
+        return;
+    if (dy != 0) {
+        m_geo.setScrollY(verticalScrollBar()->value());
+        viewport()->update();
+    }
+    if (dx != 0) {
+        const double bounds = static_cast<double>(m_geo.boundsTo() - m_geo.boundsFrom());
+        const qint64 from = m_geo.boundsFrom()
+            + static_cast<qint64>(
+                std::llround(static_cast<double>(horizontalScrollBar()->value()) / kScrollUnits * bounds));
+        const qint64 span = m_geo.span();
+        changeRange([&] { m_geo.setRange(from, from + span); });
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPointF pos = event->position();
+    const QPoint d = event->angleDelta();
+    event->accept();
+    if (pos.x() < m_headerWidth) {
+        QScrollBar* vb = verticalScrollBar();
+        vb->setValue(vb->value() - static_cast<int>(d.y() / 120.0 * 3 * m_geo.metrics().nodeRowHeight));
+        return;
+    }
+    if (event->modifiers().testFlag(Qt::ShiftModifier) || std::abs(d.x()) > std::abs(d.y())) {
+        const int delta = d.x() != 0 ? d.x() : d.y();
+        changeRange([&] { m_geo.panByPixels(-delta / 120.0 * m_geo.plotWidth() * 0.1); });
+        return;
+    }
+    if (d.y() != 0)
+        changeRange([&] { m_geo.zoomAt(std::pow(1.25, d.y() / 120.0), pos.x()); });
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    const QPointF pos = event->position();
+    if (event->button() == Qt::MiddleButton) {
+        m_drag = Drag::Pan;
+        m_lastPanX = pos.x();
+        return;
+    }
+    if (event->button() != Qt::LeftButton || !m_result.verdict)
+        return;
+    const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
+    if (hit.inHeader) {
+        const auto& row = m_geo.rows()[static_cast<std::size_t>(hit.row)];
+        if (row.expandable) {
+            m_geo.toggleExpanded(row.lane);
+            syncScrollBars();
+            viewport()->update();
+        }
+        return;
+    }
+    if (pos.x() < m_geo.plotLeft() || pos.y() < m_geo.plotTop() || pos.y() > m_geo.plotTop() + m_geo.plotHeight())
+        return;
+    if (event->modifiers().testFlag(Qt::ShiftModifier)) {
+        setMeasurePoint(hit.kind == TimelineHit::Kind::Mark ? hit.timeNs : m_geo.mapXToTime(pos.x()));
+        return;
+    }
+    m_drag = Drag::Pending;
+    m_pressPos = pos.toPoint();
+    m_pressHit = hit;
+    m_bandX = pos.x();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    switch (m_drag) {
+    case Drag::Pan:
+        changeRange([&] { m_geo.panByPixels(m_lastPanX - pos.x()); });
+        m_lastPanX = pos.x();
+        return;
+    case Drag::Pending:
+        if (std::abs(pos.x() - m_pressPos.x()) < 5)
+            return;
+        m_drag = Drag::RubberBand;
+        [[fallthrough]];
+    case Drag::RubberBand:
+        m_bandX = std::clamp(pos.x(), m_geo.plotLeft(), m_geo.plotLeft() + m_geo.plotWidth());
+        viewport()->update();
+        return;
+    case Drag::None:
+        break;
+    }
+    const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
+    const bool pointable = hit.kind == TimelineHit::Kind::Mark
+        || (hit.inHeader && hit.row >= 0 && m_geo.rows()[static_cast<std::size_t>(hit.row)].expandable);
+    viewport()->setCursor(pointable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (drag == Drag::RubberBand) {
+        const double a = std::min<double>(m_pressPos.x(), m_bandX);
+        const double b = std::max<double>(m_pressPos.x(), m_bandX);
+        if (b - a >= 4) {
+            const qint64 from = m_geo.mapXToTime(a);
+            const qint64 to = m_geo.mapXToTime(b);
+            changeRange([&] { m_geo.setRange(from, to); });
+        }
+        viewport()->update();
+        return;
+    }
+    if (drag != Drag::Pending || event->button() != Qt::LeftButton)
+        return;
+    if (m_pressHit.kind == TimelineHit::Kind::Mark) {
+        m_selected = static_cast<int>(m_pressHit.eventIndex);
+        viewport()->update();
+        Q_EMIT eventSelected(m_selected);
+        setCursor(m_pressHit.timeNs);
+        return;
+    }
+    setCursor(m_geo.mapXToTime(event->position().x()));
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const double centre = m_cursor != INT64_MIN && m_cursor >= m_geo.rangeFrom() && m_cursor <= m_geo.rangeTo()
+        ? m_geo.mapTimeToX(m_cursor)
+        : m_geo.plotLeft() + m_geo.plotWidth() / 2;
+    const double panStep = m_geo.plotWidth() * (event->modifiers().testFlag(Qt::ShiftModifier) ? 0.5 : 0.1);
+    const bool ctrl = event->modifiers().testFlag(Qt::ControlModifier);
+    QScrollBar* vb = verticalScrollBar();
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+    case Qt::Key_W:
+        changeRange([&] { m_geo.zoomAt(1.5, centre); });
+        break;
+    case Qt::Key_Minus:
+    case Qt::Key_Underscore:
+    case Qt::Key_S:
+        changeRange([&] { m_geo.zoomAt(1 / 1.5, centre); });
+        break;
+    case Qt::Key_0:
+        if (!ctrl)
+            return QAbstractScrollArea::keyPressEvent(event);
+        fitToVerdict();
+        break;
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_A:
+        changeRange([&] { m_geo.panByPixels(-panStep); });
+        break;
+    case Qt::Key_Right:
+    case Qt::Key_D:
+        changeRange([&] { m_geo.panByPixels(panStep); });
+        break;
+    case Qt::Key_Up:
+        vb->setValue(vb->value() - vb->singleStep());
+        break;
+    case Qt::Key_Down:
+        vb->setValue(vb->value() + vb->singleStep());
+        break;
+    case Qt::Key_PageUp:
+        vb->setValue(vb->value() - vb->pageStep());
+        break;
+    case Qt::Key_PageDown:
+        vb->setValue(vb->value() + vb->pageStep());
+        break;
+    case Qt::Key_Escape:
+        m_measureA = m_measureB = INT64_MIN;
+        m_selected = -1;
+        m_drag = Drag::None;
+        viewport()->update();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = tooltipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, viewport());
+        }
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+// ---- Tooltips ----------------------------------------------------------------------------------------------------
+
+QString TimelineView::tooltipAt(const QPoint& pos) const
+{
+    if (!m_result.verdict)
+        return {};
+    const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
+    if (hit.kind == TimelineHit::Kind::None) {
+        if (pos.y() < m_axisHeight && pos.x() >= m_geo.plotLeft())
+            return tr("Time (UTC). Wheel: zoom · drag: zoom to a range · shift-click twice: measure");
+        return {};
+    }
+    const LaneInfo& info = m_laneInfo[static_cast<std::size_t>(hit.lane)];
+    if (hit.kind == TimelineHit::Kind::Mark)
+        return eventTooltip(static_cast<std::size_t>(hit.eventIndex), hit.count);
+    if (hit.inHeader)
+        return QStringLiteral("<qt>%1</qt>").arg(info.tooltip.isEmpty() ? info.label.toHtmlEscaped() : info.tooltip);
+    for (const auto& s : m_geo.lanes()[static_cast<std::size_t>(hit.lane)].spans)
+        if (hit.timeNs >= s.fromNs && hit.timeNs <= s.toNs)
+            return QStringLiteral("<qt>%1</qt>").arg(info.tooltip);
+    return {};
+}
+
+QString TimelineView::eventTooltip(std::size_t i, std::uint32_t count) const
+{
+    const core::Verdict& v = *m_result.verdict;
+    const core::Event& e = v.events[i];
+    const MarkRole role = m_roleOfEvent[i];
+    QString html = QStringLiteral("<qt><b>%1 %2</b> — %3")
+                       .arg(roleGlyph(role), QString::fromLatin1(markRoleName(role)), qs(e.label).toHtmlEscaped());
+    if (m_alternative[i] && role != MarkRole::Cause)
+        html += tr(" <i>(a rejected cause candidate)</i>");
+    html += QStringLiteral("<br>%1 (%2)").arg(qs(core::formatUtc(e.timeNs)), qs(core::timeQualityName(e.quality)));
+    if (e.precisionNs >= 1'000'000)
+        html += tr(", to %1").arg(formatSpan(e.precisionNs));
+    QStringList where;
+    if (e.node != core::kNoNode)
+        where << qs(v.nodes.name(e.node));
+    if (!e.gpu.empty())
+        where << tr("GPU %1").arg(qs(e.gpu));
+    if (e.rank >= 0)
+        where << tr("rank %1").arg(e.rank);
+    if (!where.isEmpty())
+        html += QStringLiteral("<br>") + where.join(QStringLiteral(" · ")).toHtmlEscaped();
+    html += tr("<br>rule <b>%1</b> · %2 · %3 · %4")
+                .arg(qs(e.ruleId).toHtmlEscaped(), qs(e.type).toHtmlEscaped(), qs(e.severity).toHtmlEscaped(),
+                    qs(e.domain + (e.subdomain.empty() ? "" : "/" + e.subdomain)).toHtmlEscaped());
+    if (i < v.causeOf.size() && v.causeOf[i] >= 0) {
+        const auto c = static_cast<std::size_t>(v.causeOf[i]);
+        html += tr("<br>%1 via %2 of “%3” (%4)")
+                    .arg(qs(v.linkRelation[i]).toHtmlEscaped(), qs(v.linkVia[i]).toHtmlEscaped(),
+                        qs(v.events[c].label).toHtmlEscaped(), formatSpan(e.timeNs - v.events[c].timeNs));
+    }
+    if (i + 1 < m_childBegin.size() && m_childBegin[i + 1] > m_childBegin[i])
+        html += m_childBegin[i + 1] - m_childBegin[i] == 1
+            ? tr("<br>explains 1 event")
+            : tr("<br>explains %1 events").arg(m_childBegin[i + 1] - m_childBegin[i]);
+    int shown = 0;
+    for (const auto& [k, val] : e.fields) {
+        if (shown++ == 24) {
+            html += tr("<br>… and %1 more").arg(e.fields.size() - 24);
+            break;
+        }
+        QString value = qs(val);
+        if (value.size() > 120)
+            value = value.left(117) + QStringLiteral("…");
+        html += QStringLiteral("<br>&nbsp;&nbsp;%1 = %2").arg(qs(k).toHtmlEscaped(), value.toHtmlEscaped());
+    }
+    if (m_result.evidence && !e.provenance.empty()) {
+        html +=
+            tr("<br>source: %1").arg(qs(core::locationOf(e.provenance.front(), *m_result.evidence)).toHtmlEscaped());
+        if (e.provenance.size() > 1)
+            html += tr(" (and %1 more)").arg(e.provenance.size() - 1);
+    }
+    if (!e.excerpt.empty()) {
+        QString raw = qs(e.excerpt);
+        if (raw.size() > 400)
+            raw = raw.left(397) + QStringLiteral("…");
+        html += QStringLiteral("<br><tt>%1</tt>").arg(raw.toHtmlEscaped());
+    }
+    if (count > 1)
+        html += count == 2
+            ? tr("<br><i>1 more event in this pixel column: zoom in to separate them</i>")
+            : tr("<br><i>%1 more events in this pixel column: zoom in to separate them</i>").arg(count - 1);
+    return html + QStringLiteral("</qt>");
+}
+
+// ---- Painting ----------------------------------------------------------------------------------------------------
+
+double TimelineView::markRadius() const
+{
+    return std::max(3.5, QFontMetricsF(font()).height() * 0.27);
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(viewport());
+    const QPalette& pal = palette();
+    p.fillRect(viewport()->rect(), pal.color(QPalette::Base));
+    if (!m_result.verdict) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(viewport()->rect(), Qt::AlignCenter, tr("No analysis loaded"));
+        return;
+    }
+    const QFontMetrics fm(font());
+    const qint64 step = tickStepFor(m_geo, fm);
+    std::vector<qint64> ticks;
+    {
+        qint64 t = floorDiv(m_geo.rangeFrom(), step) * step;
+        if (t < m_geo.rangeFrom())
+            t += step;
+        for (; t <= m_geo.rangeTo() && ticks.size() < 2000; t += step)
+            ticks.push_back(t);
+    }
+    m_geo.aggregate(m_buckets);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    paintRows(p, false, ticks);
+    paintRows(p, true, ticks);
+
+    // Overlays across every row: the measurement, the cursor, the rubber band.
+    const QRectF plot(m_geo.plotLeft(), m_geo.plotTop(), m_geo.plotWidth() + kRightPad, m_geo.plotHeight());
+    const double plotBottom = std::min(m_geo.plotTop() + m_geo.contentHeight(), plot.bottom());
+    p.save();
+    p.setClipRect(plot);
+    const bool dark = isDark(pal);
+    if (m_measureA != INT64_MIN) {
+        const double xa = m_geo.mapTimeToX(m_measureA);
+        const double xb = m_measureB == INT64_MIN ? xa : m_geo.mapTimeToX(m_measureB);
+        const QColor mc = measureColour(dark);
+        if (m_measureB != INT64_MIN)
+            p.fillRect(QRectF(std::min(xa, xb), plot.top(), std::abs(xb - xa), plotBottom - plot.top()),
+                withAlpha(mc, dark ? 14 : 12));
+        p.setPen(QPen(mc, 1.5));
+        p.drawLine(QPointF(xa, plot.top()), QPointF(xa, plotBottom));
+        if (m_measureB != INT64_MIN)
+            p.drawLine(QPointF(xb, plot.top()), QPointF(xb, plotBottom));
+    }
+    if (m_cursor != INT64_MIN) {
+        const double x = std::floor(m_geo.mapTimeToX(m_cursor)) + 0.5;
+        p.setPen(QPen(pal.color(QPalette::Highlight), 1.2));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plotBottom));
+    }
+    if (m_drag == Drag::RubberBand) {
+        const QRectF band(std::min<double>(m_pressPos.x(), m_bandX), plot.top(), std::abs(m_bandX - m_pressPos.x()),
+            plotBottom - plot.top());
+        p.fillRect(band, withAlpha(pal.color(QPalette::Highlight), 45));
+        p.setPen(QPen(pal.color(QPalette::Highlight), 1));
+        p.drawRect(band);
+    }
+    p.restore();
+
+    paintAxis(p, ticks, step);
+    paintHeader(p);
+    paintFooter(p);
+}
+
+void TimelineView::paintRows(QPainter& p, bool pinned, const std::vector<qint64>& ticks)
+{
+    const QPalette& pal = palette();
+    const bool dark = isDark(pal);
+    const double top = pinned ? m_geo.plotTop() : m_geo.plotTop() + m_geo.pinnedHeight();
+    const double bottom = pinned ? m_geo.plotTop() + m_geo.pinnedHeight() : m_geo.plotTop() + m_geo.plotHeight();
+    if (bottom <= top)
+        return;
+    const double left = m_geo.plotLeft();
+    const double right = left + m_geo.plotWidth() + kRightPad;
+    p.save();
+    p.setClipRect(QRectF(left, top, right - left, bottom - top));
+    const auto& rows = m_geo.rows();
+    const QColor base = pal.color(QPalette::Base);
+    const QColor alt = pal.color(QPalette::AlternateBase);
+    const QColor blamedTint = blend(base, domainColour(1, dark), dark ? 0.12 : 0.06);
+    const QColor separator = withAlpha(pal.color(QPalette::Mid), 90);
+    int parity = 0;
+    double contentBottom = top;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].depth == 0)
+            ++parity;
+        if (rows[r].pinned != pinned || !m_geo.isRowVisible(r))
+            continue;
+        const LaneSpec& spec = m_geo.lanes()[rows[r].lane];
+        const LaneInfo& info = m_laneInfo[rows[r].lane];
+        const QRectF rr(left, m_geo.rowTop(r), right - left, rows[r].height);
+        QColor bg = pinned ? blend(base, pal.color(QPalette::Window), 0.5) : (parity % 2 ? base : alt);
+        if (info.blamed && spec.kind != LaneKind::Gap)
+            bg = blend(bg, blamedTint, 0.8);
+        if (rows[r].depth > 0)
+            bg = blend(bg, pal.color(QPalette::Window), 0.25);
+        p.fillRect(rr, bg);
+        p.setPen(QPen(separator, 1));
+        p.drawLine(QPointF(left, rr.bottom() - 0.5), QPointF(right, rr.bottom() - 0.5));
+        contentBottom = std::max(contentBottom, rr.bottom());
+    }
+    // Grid lines through the lanes at the axis ticks.
+    p.setPen(QPen(withAlpha(pal.color(QPalette::Mid), 60), 1));
+    for (qint64 t : ticks) {
+        const double x = std::floor(m_geo.mapTimeToX(t)) + 0.5;
+        p.drawLine(QPointF(x, top), QPointF(x, contentBottom));
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].pinned != pinned || !m_geo.isRowVisible(r))
+            continue;
+        if (!m_geo.lanes()[rows[r].lane].spans.empty()) {
+            paintSpans(p, r);
+        } else if (const QString& text = m_laneInfo[rows[r].lane].spanText; !text.isEmpty()) {
+            // A row that states a fact without a time span (no evidence gaps: what was covered).
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRectF(left + 6, m_geo.rowTop(r), m_geo.plotWidth() - 12, rows[r].height),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(font()).elidedText(text, Qt::ElideRight, static_cast<int>(m_geo.plotWidth()) - 12));
+        }
+    }
+    if (!pinned)
+        paintLinks(p);
+    // Marks: the buckets come ordered by row.
+    const core::Verdict& v = *m_result.verdict;
+    const std::int32_t causeRow = v.hasCause && v.cause < m_laneOfEvent.size() && m_laneOfEvent[v.cause] >= 0
+        ? m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[v.cause]))
+        : -1;
+    for (std::size_t b = 0; b < m_buckets.size();) {
+        std::size_t e = b + 1;
+        while (e < m_buckets.size() && m_buckets[e].row == m_buckets[b].row)
+            ++e;
+        if (rows[m_buckets[b].row].pinned == pinned)
+            paintMarks(p, b, e);
+        b = e;
+    }
+    // The selection ring, then the callouts: the cause always, the selected event when it is another.
+    const double radius = markRadius();
+    if (m_selected >= 0)
+        if (auto pt = markPoint(static_cast<std::size_t>(m_selected)); pt) {
+            const std::int32_t row =
+                m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[static_cast<std::size_t>(m_selected)]));
+            if (row >= 0 && rows[static_cast<std::size_t>(row)].pinned == pinned) {
+                const bool isCause = v.hasCause && static_cast<std::size_t>(m_selected) == v.cause;
+                const double ring = radius * (isCause ? 2.9 : 1.9);
+                p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+                p.setBrush(Qt::NoBrush);
+                p.drawEllipse(*pt, ring, ring);
+            }
+        }
+    if (causeRow >= 0 && rows[static_cast<std::size_t>(causeRow)].pinned == pinned)
+        paintCallout(p, v.cause, true);
+    if (m_selected >= 0 && (!v.hasCause || static_cast<std::size_t>(m_selected) != v.cause)) {
+        const std::int32_t lane = m_laneOfEvent[static_cast<std::size_t>(m_selected)];
+        const std::int32_t row = lane >= 0 ? m_geo.rowOfLane(static_cast<std::uint32_t>(lane)) : -1;
+        if (row >= 0 && rows[static_cast<std::size_t>(row)].pinned == pinned)
+            paintCallout(p, static_cast<std::size_t>(m_selected), false);
+    }
+    p.restore();
+}
+
+void TimelineView::paintSpans(QPainter& p, std::size_t row)
+{
+    const QPalette& pal = palette();
+    const bool dark = isDark(pal);
+    const TimelineRow& r = m_geo.rows()[row];
+    const LaneSpec& spec = m_geo.lanes()[r.lane];
+    const LaneInfo& info = m_laneInfo[r.lane];
+    const double left = m_geo.plotLeft();
+    const double right = left + m_geo.plotWidth();
+    const double y = m_geo.rowTop(row) + 3;
+    const double h = r.height - 6;
+    const QFontMetrics fm(font());
+    const QColor hl = pal.color(QPalette::Highlight);
+    for (std::size_t k = 0; k < spec.spans.size(); ++k) {
+        const TimeSpan& s = spec.spans[k];
+        const double x1 = m_geo.mapTimeToX(s.fromNs);
+        const double x2 = m_geo.mapTimeToX(s.toNs);
+        if (x2 < left || x1 > right)
+            continue;
+        const QRectF bar(std::max(x1, left - 3), y, std::min(x2, right + 3) - std::max(x1, left - 3), h);
+        switch (spec.kind) {
+        case LaneKind::Job:
+            p.setPen(QPen(withAlpha(hl, 150), 1));
+            p.setBrush(withAlpha(hl, dark ? 70 : 40));
+            p.drawRoundedRect(bar, 3, 3);
+            break;
+        case LaneKind::Step:
+            p.setPen(QPen(withAlpha(hl, 170), 1));
+            p.setBrush(withAlpha(hl, dark ? 100 : 70));
+            p.drawRoundedRect(bar, 3, 3);
+            break;
+        case LaneKind::Window:
+            p.setPen(QPen(withAlpha(pal.color(QPalette::Text), 160), 1, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(bar);
+            break;
+        case LaneKind::Gap:
+            p.setPen(QPen(withAlpha(pal.color(QPalette::Mid), 200), 1));
+            p.setBrush(QBrush(withAlpha(pal.color(QPalette::Text), dark ? 90 : 70), Qt::BDiagPattern));
+            p.drawRect(bar);
+            break;
+        case LaneKind::Node:
+        case LaneKind::SubLane:
+            break;
+        }
+        if (info.failed && x2 >= left && x2 <= right) {
+            // The job ended in failure: a red end cap.
+            p.setPen(QPen(domainColour(1, dark), 3));
+            p.drawLine(QPointF(x2 - 1.5, y), QPointF(x2 - 1.5, y + h));
+        }
+        // The text, on the visible part of the first span (a gap row shows its reason once).
+        if (k > 0 && spec.kind == LaneKind::Gap)
+            continue;
+        const bool cut = x1 < left;
+        QString text = (cut ? QStringLiteral("◂ ") : QString()) + info.spanText;
+        const QRectF textRect = bar.adjusted(6, 0, -6, 0);
+        if (textRect.width() < 24)
+            continue;
+        text = fm.elidedText(text, Qt::ElideRight, static_cast<int>(textRect.width()));
+        if (spec.kind == LaneKind::Gap) {
+            // Readable over the hatching.
+            const QRectF back(
+                textRect.left() - 2, textRect.top() + 1, fm.horizontalAdvance(text) + 4, textRect.height() - 2);
+            p.fillRect(back, withAlpha(pal.color(QPalette::Base), 215));
+        }
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+}
+
+void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t endBucket)
+{
+    const QPalette& pal = palette();
+    const bool dark = isDark(pal);
+    const core::Verdict& v = *m_result.verdict;
+    const std::size_t row = m_buckets[firstBucket].row;
+    const double cy = m_geo.rowCenterY(row);
+    const double r0 = markRadius();
+    const auto firstColumn = static_cast<std::int32_t>(std::floor(m_geo.plotLeft()));
+    const int columns = static_cast<int>(m_geo.plotWidth()) + kRightPad + 2;
+    auto radiusOf = [&](const TimelineBucket& b) {
+        double k = 1.0;
+        switch (b.role) {
+        case MarkRole::Cause:
+            k = 1.9;
+            break;
+        case MarkRole::Precursor:
+            k = 1.15;
+            break;
+        case MarkRole::Companion:
+            k = 0.85;
+            break;
+        case MarkRole::Symptom:
+            k = 1.0;
+            break;
+        case MarkRole::Teardown:
+            k = 0.9;
+            break;
+        case MarkRole::Context:
+            k = 0.8;
+            break;
+        }
+        return r0 * k * (b.role == MarkRole::Cause ? 1.0 : severityScale(v.events[b.topEvent].severity));
+    };
+    auto isShapeCandidate = [&](const TimelineBucket& b) {
+        return b.role != MarkRole::Context || m_alternative[b.topEvent];
+    };
+
+    // Which buckets get a shape: the most important first, each only where no shape is yet (left to right within a
+    // role). The others are drawn as one-pixel ticks, so a column never holds more than one primitive.
+    std::vector<std::size_t> order(endBucket - firstBucket);
+    std::iota(order.begin(), order.end(), firstBucket);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::tie(m_buckets[a].role, m_buckets[a].column) < std::tie(m_buckets[b].role, m_buckets[b].column);
+    });
+    std::vector<std::uint8_t> occupied(static_cast<std::size_t>(std::max(columns, 1)), 0);
+    std::vector<std::uint8_t> shape(endBucket - firstBucket, 0);
+    for (std::size_t k : order) {
+        const TimelineBucket& b = m_buckets[k];
+        if (!isShapeCandidate(b))
+            continue;
+        const double rad = radiusOf(b);
+        const int c = b.column - firstColumn;
+        const int reach = static_cast<int>(rad * 0.8);
+        bool free = true;
+        for (int x = std::max(0, c - reach); x <= std::min(columns - 1, c + reach) && free; ++x)
+            free = occupied[static_cast<std::size_t>(x)] == 0;
+        if (!free && b.role != MarkRole::Cause)
+            continue;
+        shape[k - firstBucket] = 1;
+        const int full = static_cast<int>(std::ceil(rad)) + 1;
+        for (int x = std::max(0, c - full); x <= std::min(columns - 1, c + full); ++x)
+            occupied[static_cast<std::size_t>(x)] = 1;
+    }
+
+    // Ticks first, so shapes cover them.
+    for (std::size_t k = firstBucket; k < endBucket; ++k) {
+        if (shape[k - firstBucket])
+            continue;
+        const TimelineBucket& b = m_buckets[k];
+        const QColor c = domainColour(b.domain, dark);
+        const double h = b.role == MarkRole::Context ? r0 * 1.3 : r0 * (b.count > 1 ? 2.2 : 1.8);
+        p.setPen(QPen(withAlpha(c, b.role == MarkRole::Context ? 120 : 200), 1));
+        const double x = b.column + 0.5;
+        p.drawLine(QPointF(x, cy - h / 2), QPointF(x, cy + h / 2));
+    }
+    const QColor outline = pal.color(QPalette::Text);
+    for (std::size_t k = firstBucket; k < endBucket; ++k) {
+        if (!shape[k - firstBucket])
+            continue;
+        const TimelineBucket& b = m_buckets[k];
+        const QColor c = domainColour(b.domain, dark);
+        const double rad = radiusOf(b);
+        const QPointF at(b.column + 0.5, cy);
+        switch (b.role) {
+        case MarkRole::Cause: {
+            p.setPen(Qt::NoPen);
+            p.setBrush(withAlpha(domainColour(b.domain, dark), 55));
+            p.drawEllipse(at, rad * 1.5, rad * 1.5);
+            const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
+                { at.x() - rad, at.y() } };
+            p.setPen(QPen(outline, 1.4));
+            p.setBrush(c);
+            p.drawPolygon(diamond, 4);
+            break;
+        }
+        case MarkRole::Precursor: {
+            const QPointF tri[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() + rad * 0.75 },
+                { at.x() - rad, at.y() + rad * 0.75 } };
+            p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
+            p.setBrush(c);
+            p.drawPolygon(tri, 3);
+            break;
+        }
+        case MarkRole::Companion:
+            p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
+            p.setBrush(c);
+            p.drawEllipse(at, rad, rad);
+            break;
+        case MarkRole::Symptom:
+            p.setPen(QPen(c, 1.6));
+            p.setBrush(pal.color(QPalette::Base));
+            p.drawEllipse(at, rad - 0.5, rad - 0.5);
+            break;
+        case MarkRole::Teardown: {
+            const double a = rad * 0.8;
+            p.setPen(QPen(c, 1.8));
+            const QLineF cross[] = { { at.x() - a, at.y() - a, at.x() + a, at.y() + a },
+                { at.x() - a, at.y() + a, at.x() + a, at.y() - a } };
+            p.drawLines(cross, 2);
+            break;
+        }
+        case MarkRole::Context: {
+            // A root candidate the verdict rejected: a hollow diamond.
+            const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
+                { at.x() - rad, at.y() } };
+            p.setPen(QPen(c, 1.2));
+            p.setBrush(Qt::NoBrush);
+            p.drawPolygon(diamond, 4);
+            break;
+        }
+        }
+    }
+}
+
+void TimelineView::paintLinks(QPainter& p)
+{
+    if (m_selected < 0 || !m_result.verdict)
+        return;
+    const core::Verdict& v = *m_result.verdict;
+    const auto sel = static_cast<std::size_t>(m_selected);
+    // The chain up to the root cause, and everything the selection explains (bounded: a cause with millions of
+    // symptoms collapses to at most one link per target pixel anyway).
+    std::vector<std::pair<std::size_t, std::size_t>> edges;
+    for (std::size_t k = sel, guard = 0; k < v.causeOf.size() && v.causeOf[k] >= 0 && guard < 256; ++guard) {
+        const auto c = static_cast<std::size_t>(v.causeOf[k]);
+        edges.emplace_back(c, k);
+        k = c;
+    }
+    std::vector<std::size_t> queue { sel };
+    for (std::size_t q = 0; q < queue.size() && edges.size() < 200'000; ++q)
+        for (std::uint32_t k = m_childBegin[queue[q]]; k < m_childBegin[queue[q] + 1]; ++k) {
+            edges.emplace_back(queue[q], m_children[k]);
+            queue.push_back(m_children[k]);
+        }
+    struct Link
+    {
+        QPointF a;
+        QPointF b;
+        bool crossNode = false;
+        std::uint8_t domain = 0;
+        double targetRadius = 0;
+        bool offscreen = false;
+    };
+    // One link per (source row, target row): to the earliest target of that row in view, or to the plot's edge when
+    // every target lies outside it. The row's other targets follow from it (as in the target picture: one arrow per
+    // lane), and a lane full of symptoms stays readable instead of disappearing under a bundle of curves.
+    std::map<std::pair<qint64, qint64>, Link> best;
+    const double left = m_geo.plotLeft();
+    const double right = left + m_geo.plotWidth();
+    for (const auto& [from, to] : edges) {
+        const auto a = markPoint(from);
+        const auto b = markPoint(to);
+        if (!a || !b)
+            continue;
+        // A precursor comes before what it announces: its link runs forward in time, to the cause.
+        const bool backwards = to < v.linkRelation.size() && v.linkRelation[to] == "precursor";
+        QPointF src = backwards ? *b : *a;
+        QPointF dst = backwards ? *a : *b;
+        if ((src.x() < left && dst.x() < left) || (src.x() > right && dst.x() > right))
+            continue;
+        if (std::abs(src.x() - dst.x()) < 1 && std::abs(src.y() - dst.y()) < 1)
+            continue;
+        const bool off = dst.x() < left || dst.x() > right;
+        src.setX(std::clamp(src.x(), left, right + kRightPad - 2));
+        dst.setX(std::clamp(dst.x(), left + 2, right + kRightPad - 2));
+        const std::size_t target = backwards ? from : to;
+        Link l;
+        l.a = src;
+        l.b = dst;
+        l.crossNode = v.events[from].node != v.events[to].node;
+        l.domain = domainId(v.events[from].domain);
+        l.targetRadius = off ? 0 : markRadius() * (m_roleOfEvent[target] == MarkRole::Cause ? 1.9 : 1.0);
+        l.offscreen = off;
+        auto [it, added] = best.try_emplace({ std::llround(src.y()), std::llround(dst.y()) }, l);
+        if (!added && ((it->second.offscreen && !off) || (it->second.offscreen == off && dst.x() < it->second.b.x())))
+            it->second = l;
+    }
+    const bool dark = isDark(palette());
+    const double rowH = m_geo.metrics().subRowHeight;
+    for (const auto& [key, l] : best) {
+        QPainterPath path(l.a);
+        QPointF tangentFrom;
+        if (std::abs(l.a.y() - l.b.y()) < 1) {
+            const QPointF ctrl((l.a.x() + l.b.x()) / 2, l.a.y() - rowH * 0.9);
+            path.quadTo(ctrl, l.b);
+            tangentFrom = ctrl;
+        } else {
+            const double dx = std::clamp(std::abs(l.b.x() - l.a.x()) * 0.5, 10.0, 140.0);
+            const QPointF c1(l.a.x() + dx, l.a.y());
+            const QPointF c2(l.b.x() - dx, l.b.y());
+            path.cubicTo(c1, c2, l.b);
+            tangentFrom = c2;
+        }
+        const QColor c = withAlpha(domainColour(l.domain, dark), l.crossNode ? 140 : 185);
+        QPen pen(c, 1.3);
+        if (l.crossNode)
+            pen.setDashPattern({ 5, 3 });
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // An arrow head along the final tangent.
+        const QLineF dir(tangentFrom, l.b);
+        if (dir.length() > 0.5) {
+            const QLineF unit = dir.unitVector();
+            const QPointF u(unit.dx(), unit.dy());
+            const QPointF n(-u.y(), u.x());
+            const QPointF tip = l.b - u * (l.targetRadius + 1.5);
+            const QPointF head[] = { tip, tip - u * 6 + n * 3.5, tip - u * 6 - n * 3.5 };
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawPolygon(head, 3);
+        }
+    }
+}
+
+void TimelineView::paintCallout(QPainter& p, std::size_t eventIndex, bool bold)
+{
+    const auto pt = markPoint(eventIndex);
+    if (!pt || pt->x() < m_geo.plotLeft() || pt->x() > m_geo.plotLeft() + m_geo.plotWidth())
+        return;
+    const QPalette& pal = palette();
+    QFont f = font();
+    f.setBold(bold);
+    const QFontMetrics fm(f);
+    const QString text = fm.elidedText(qs(m_result.verdict->events[eventIndex].label), Qt::ElideRight, 240);
+    const double w = fm.horizontalAdvance(text) + 10;
+    const double h = fm.height() + 2;
+    const double gap = markRadius() * 2.2;
+    // The side of the mark with fewer marks under the label (ties: right, where the symptoms follow).
+    const std::int32_t row = m_geo.rowAt(pt->y());
+    int leftMarks = 0;
+    int rightMarks = 0;
+    for (const auto& b : m_buckets)
+        if (static_cast<std::int32_t>(b.row) == row) {
+            const double x = b.column + 0.5;
+            leftMarks += x < pt->x() - gap / 2 && x > pt->x() - gap - w ? 1 : 0;
+            rightMarks += x > pt->x() + gap / 2 && x < pt->x() + gap + w ? 1 : 0;
+        }
+    double x0 = pt->x() + gap;
+    const bool roomLeft = pt->x() - gap - w >= m_geo.plotLeft();
+    const bool roomRight = x0 + w <= m_geo.plotLeft() + m_geo.plotWidth() + kRightPad;
+    if ((!roomRight && roomLeft) || (roomLeft && leftMarks < rightMarks))
+        x0 = pt->x() - gap - w;
+    const QRectF box(x0, pt->y() - h / 2, w, h);
+    p.setPen(QPen(withAlpha(pal.color(QPalette::Mid), 200), 1));
+    p.setBrush(withAlpha(pal.color(QPalette::Base), 230));
+    p.drawRoundedRect(box, 3, 3);
+    p.setFont(f);
+    p.setPen(pal.color(QPalette::Text));
+    p.drawText(box.adjusted(5, 0, -5, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.setFont(font());
+}
+
+void TimelineView::paintAxis(QPainter& p, const std::vector<qint64>& ticks, std::int64_t step)
+{
+    const QPalette& pal = palette();
+    const QFontMetrics fm(font());
+    const double fullWidth = viewport()->width();
+    const QRectF band(0, 0, fullWidth, m_axisHeight);
+    p.fillRect(band, pal.color(QPalette::Window));
+    p.setPen(QPen(pal.color(QPalette::Mid), 1));
+    p.drawLine(QPointF(0, band.bottom() - 0.5), QPointF(fullWidth, band.bottom() - 0.5));
+    const double left = m_geo.plotLeft();
+    const double right = left + m_geo.plotWidth();
+    const double line1 = 4;
+    const double line2 = 6 + fm.height();
+    // Corner: the date (the ticks carry only the time of day) and what the column below is. Up here the date never
+    // collides with the cursor's time.
+    const QString fromDate = utcDate(m_geo.rangeFrom());
+    const QString toDate = utcDate(m_geo.rangeTo());
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRectF(8, line1, m_headerWidth - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        toDate == fromDate ? tr("%1 UTC").arg(fromDate) : tr("%1 → %2 UTC").arg(fromDate, toDate.mid(5)));
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRectF(8, line2, m_headerWidth - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        m_result.verdict->events.size() == 1 ? tr("Lanes · 1 event")
+                                             : tr("Lanes · %1 events").arg(m_result.verdict->events.size()));
+    // Ticks and their labels; a label that would collide with the previous one is left out.
+    p.setPen(pal.color(QPalette::WindowText));
+    double lastRight = -1e9;
+    for (qint64 t : ticks) {
+        const double x = std::floor(m_geo.mapTimeToX(t)) + 0.5;
+        p.drawLine(QPointF(x, band.bottom() - 5), QPointF(x, band.bottom()));
+        const QString label = tickLabel(t, step);
+        const double w = fm.horizontalAdvance(label);
+        const double lx = std::clamp(x - w / 2, left, right + kRightPad - w);
+        if (lx < lastRight + 8)
+            continue;
+        p.drawText(QRectF(lx, line2, w + 1, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+        lastRight = lx + w;
+    }
+    // The cursor's time, on top.
+    if (m_cursor != INT64_MIN && m_cursor >= m_geo.rangeFrom() && m_cursor <= m_geo.rangeTo()) {
+        const QString label = utcClock(m_cursor, digitsFor(m_geo.nsPerPixel()));
+        const double w = fm.horizontalAdvance(label) + 10;
+        const double x = std::floor(m_geo.mapTimeToX(m_cursor)) + 0.5;
+        const QRectF bubble(std::clamp(x - w / 2, left, right + kRightPad - w), line1, w, fm.height());
+        p.setPen(Qt::NoPen);
+        p.setBrush(pal.color(QPalette::Highlight));
+        p.drawRoundedRect(bubble, 3, 3);
+        p.setPen(pal.color(QPalette::HighlightedText));
+        p.drawText(bubble, Qt::AlignCenter, label);
+    }
+}
+
+void TimelineView::paintHeader(QPainter& p)
+{
+    const QPalette& pal = palette();
+    const bool dark = isDark(pal);
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fmBold(bold);
+    const double top = m_geo.plotTop();
+    const double bottom = top + m_geo.plotHeight();
+    p.save();
+    p.fillRect(QRectF(0, top, m_headerWidth, bottom - top), pal.color(QPalette::Window));
+    const auto& rows = m_geo.rows();
+    const QColor muted = pal.color(QPalette::PlaceholderText);
+    const QColor blamedTint = blend(pal.color(QPalette::Window), domainColour(1, dark), dark ? 0.16 : 0.09);
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool pinned = pass == 1;
+        const double clipTop = pinned ? top : top + m_geo.pinnedHeight();
+        const double clipBottom = pinned ? top + m_geo.pinnedHeight() : bottom;
+        if (clipBottom <= clipTop)
+            continue;
+        p.setClipRect(QRectF(0, clipTop, m_headerWidth, clipBottom - clipTop));
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            if (rows[r].pinned != pinned || !m_geo.isRowVisible(r))
+                continue;
+            const LaneSpec& spec = m_geo.lanes()[rows[r].lane];
+            const LaneInfo& info = m_laneInfo[rows[r].lane];
+            const QRectF rr(0, m_geo.rowTop(r), m_headerWidth, rows[r].height);
+            if (info.blamed && spec.kind != LaneKind::Gap)
+                p.fillRect(rr, blamedTint);
+            p.setPen(QPen(withAlpha(pal.color(QPalette::Mid), 90), 1));
+            p.drawLine(QPointF(0, rr.bottom() - 0.5), QPointF(m_headerWidth, rr.bottom() - 0.5));
+            double x = 6 + rows[r].depth * kIndent * 1.5;
+            const bool topLevel = spec.kind == LaneKind::Node || (spec.kind == LaneKind::SubLane && rows[r].depth == 0);
+            if (rows[r].expandable) {
+                p.setPen(pal.color(QPalette::WindowText));
+                p.drawText(QRectF(x, rr.top(), 14, rr.height()), Qt::AlignCenter,
+                    rows[r].expanded ? QStringLiteral("▾") : QStringLiteral("▸"));
+            } else if (spec.kind == LaneKind::Gap) {
+                p.setPen(muted);
+                p.drawText(QRectF(x, rr.top(), 14, rr.height()), Qt::AlignCenter, QStringLiteral("░"));
+            }
+            x += 16;
+            // Events on the lane (a collapsed node counts its sub-lanes), right-aligned.
+            std::size_t events = m_geo.laneItemCount(rows[r].lane);
+            if (!rows[r].expanded)
+                for (std::uint32_t c : m_geo.subLanes(rows[r].lane))
+                    events += m_geo.laneItemCount(c);
+            const QString count = events ? QString::number(events) : QString();
+            const double countW = fm.horizontalAdvance(count);
+            if (!count.isEmpty()) {
+                p.setPen(muted);
+                p.drawText(QRectF(m_headerWidth - 8 - countW, rr.top(), countW + 1, rr.height()),
+                    Qt::AlignRight | Qt::AlignVCenter, count);
+            }
+            const QString flag = info.blamed && topLevel ? QStringLiteral(" ⚑") : QString();
+            const QFontMetrics& lfm = topLevel ? fmBold : fm;
+            const double room = m_headerWidth - 8 - countW - 6 - x - lfm.horizontalAdvance(flag);
+            const QString label = lfm.elidedText(info.label, Qt::ElideRight, static_cast<int>(std::max(10.0, room)));
+            p.setFont(topLevel ? bold : font());
+            p.setPen(spec.kind == LaneKind::Gap || !info.inAllocation ? muted : pal.color(QPalette::WindowText));
+            p.drawText(QRectF(x, rr.top(), room + 1, rr.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+            if (!flag.isEmpty()) {
+                p.setPen(domainColour(1, dark));
+                p.drawText(
+                    QRectF(x + lfm.horizontalAdvance(label), rr.top(), lfm.horizontalAdvance(flag) + 2, rr.height()),
+                    Qt::AlignLeft | Qt::AlignVCenter, flag);
+            }
+            p.setFont(font());
+        }
+    }
+    p.restore();
+    p.setPen(QPen(pal.color(QPalette::Mid), 1));
+    p.drawLine(QPointF(m_headerWidth - 0.5, 0), QPointF(m_headerWidth - 0.5, bottom));
+    if (m_geo.pinnedHeight() > 0) {
+        const double y = top + m_geo.pinnedHeight() - 0.5;
+        p.drawLine(QPointF(0, y), QPointF(viewport()->width(), y));
+    }
+}
+
+void TimelineView::paintFooter(QPainter& p)
+{
+    const QPalette& pal = palette();
+    const QFontMetrics fm(font());
+    const double fullWidth = viewport()->width();
+    const double top = viewport()->height() - m_footerHeight;
+    const QRectF band(0, top, fullWidth, m_footerHeight);
+    p.fillRect(band, pal.color(QPalette::Window));
+    p.setPen(QPen(pal.color(QPalette::Mid), 1));
+    p.drawLine(QPointF(0, top + 0.5), QPointF(fullWidth, top + 0.5));
+    const int digits = digitsFor(m_geo.nsPerPixel());
+    const QString cursor = m_cursor == INT64_MIN
+        ? tr("click: cursor · drag: zoom · shift-click twice: measure")
+        : tr("cursor %1 %2").arg(utcDate(m_cursor), utcClock(m_cursor, digits));
+    QString measure;
+    if (m_measureA != INT64_MIN && m_measureB != INT64_MIN)
+        measure =
+            tr("Δ %1  (%2 → %3)")
+                .arg(formatSpan(m_measureB - m_measureA), utcClock(m_measureA, digits), utcClock(m_measureB, digits));
+    else if (m_measureA != INT64_MIN)
+        measure = tr("Δ from %1: shift-click the second point").arg(utcClock(m_measureA, digits));
+    const double perPx = m_geo.nsPerPixel();
+    QString view = tr("view %1 → %2 (%3) · %4/px")
+                       .arg(utcClock(m_geo.rangeFrom(), 0), utcClock(m_geo.rangeTo(), 0), formatSpan(m_geo.span()),
+                           formatSpan(static_cast<qint64>(std::llround(perPx))));
+    if (m_untimed)
+        view += m_untimed == 1 ? tr(" · 1 event without a time not shown")
+                               : tr(" · %1 events without a time not shown").arg(m_untimed);
+    const QRectF text = band.adjusted(8, 0, -8, 0);
+    p.setPen(pal.color(QPalette::WindowText));
+    const double cw = fm.horizontalAdvance(cursor);
+    p.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, cursor);
+    const double vw = fm.horizontalAdvance(view);
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(text, Qt::AlignRight | Qt::AlignVCenter,
+        fm.elidedText(view, Qt::ElideLeft, static_cast<int>(std::max(0.0, text.width() - cw - 24))));
+    if (!measure.isEmpty()) {
+        const double mw = fm.horizontalAdvance(measure);
+        const double room = text.width() - cw - vw - 48;
+        if (room >= mw) {
+            p.setPen(measureColour(isDark(pal)));
+            p.drawText(
+                QRectF(text.left() + cw + 24, top, room, m_footerHeight), Qt::AlignHCenter | Qt::AlignVCenter, measure);
+        }
+    }
+}
+
+} // namespace faultline::views

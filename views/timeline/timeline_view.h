@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// The workbench timeline: one lane per node (expandable into GPU and rank sub-lanes), job/step/window rows pinned
+// under a UTC time axis, evidence-gap rows, and the verdict's events as marks shaped by their role (◆ cause,
+// ▲ precursor, ● companion, ○ symptom, × teardown) and coloured by domain. Painted with QPainter over a
+// TimelineGeometry; at most one primitive per pixel column per lane, from the geometry's aggregation.
+//
+// Mouse: click a mark to select it (its links to cause and symptoms are drawn), click elsewhere to move the time
+// cursor, drag to zoom to a range (rubber band), middle-drag to pan, shift-click two points to measure a delta,
+// click a node's header to expand it. Wheel zooms around the pointer (shift+wheel or a horizontal wheel pans;
+// over the lane header it scrolls the lanes). Keys: Ctrl+= / Ctrl+- (or W/S) zoom, Left/Right (or A/D) pan,
+// Up/Down/PageUp/PageDown scroll lanes, Ctrl+0 fits the verdict's evidence, Home fits everything, Esc clears the
+// measurement and the selection.
+//
+// Thread affinity: UI thread. Data comes in as an immutable AnalysisResult through setResult(), which indexes the
+// verdict's events once (O(n) for time-sorted events; run it off the UI thread for multi-million-event cases).
+// Programmatic calls (selectEvent, setCursor, setRange) update the view without emitting eventSelected, so linked
+// panes do not echo; cursorMoved and rangeChanged are emitted whenever the value changes.
+#pragma once
+
+#include "views/models/analysis_result.h"
+#include "views/timeline/timeline_geometry.h"
+
+#include <QAbstractScrollArea>
+#include <QPointF>
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace faultline::views {
+
+class TimelineView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    /// The geometry the view paints with (viewport coordinates), for tests and linked panes.
+    const TimelineGeometry& timelineGeometry() const { return m_geo; }
+    int selectedEvent() const { return m_selected; }
+    qint64 cursorTime() const { return m_cursor; } ///< INT64_MIN when there is no cursor
+    qint64 rangeFrom() const { return m_geo.rangeFrom(); }
+    qint64 rangeTo() const { return m_geo.rangeTo(); }
+    /// The lane that holds the event (index into timelineGeometry().lanes()), or -1 when it is not drawn.
+    int laneOfEvent(int eventIndex) const;
+    /// Where the event's mark is painted, in viewport coordinates; nullopt when it is not drawn.
+    std::optional<QPointF> markPosition(int eventIndex) const;
+    /// Expands or collapses a node's sub-lanes.
+    void setLaneExpanded(int lane, bool expanded);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+public Q_SLOTS:
+    void setResult(const faultline::views::AnalysisResult& result);
+    /// Selects the verdict's event `eventIndex` (-1 clears), scrolls it into view and moves the cursor to it.
+    void selectEvent(int eventIndex);
+    /// Moves the time cursor (INT64_MIN hides it). Hides QWidget::setCursor(QCursor): the pointer shape is set on
+    /// viewport() only.
+    void setCursor(qint64 ns);
+    void setRange(qint64 fromNs, qint64 toNs);
+    /// Shows the verdict's evidence trail (the initial view).
+    void fitToVerdict();
+    /// Shows everything: the job and every event.
+    void fitAll();
+    void clearMeasurement();
+
+Q_SIGNALS:
+    /// The user selected the verdict's event `eventIndex` by clicking its mark.
+    void eventSelected(int eventIndex);
+    void cursorMoved(qint64 ns);
+    void rangeChanged(qint64 fromNs, qint64 toNs);
+
+protected:
+    bool viewportEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    struct LaneInfo
+    {
+        QString label;
+        QString tooltip;
+        bool inAllocation = true;
+        bool blamed = false;
+        QString spanText; ///< Job/Step/Window/Gap: the text drawn on the span
+        bool failed = false; ///< Job/Step: ended in a failure state
+    };
+    enum class Drag { None, Pending, RubberBand, Pan };
+
+    void rebuild();
+    void relayout();
+    void syncScrollBars();
+    template <class F> void changeRange(F&& change);
+    void setMeasurePoint(qint64 ns);
+    QString tooltipAt(const QPoint& pos) const;
+    QString eventTooltip(std::size_t eventIndex, std::uint32_t count) const;
+
+    void paintRows(QPainter& p, bool pinned, const std::vector<qint64>& ticks);
+    void paintSpans(QPainter& p, std::size_t row);
+    void paintMarks(QPainter& p, std::size_t firstBucket, std::size_t endBucket);
+    void paintLinks(QPainter& p);
+    void paintCallout(QPainter& p, std::size_t eventIndex, bool bold);
+    void paintAxis(QPainter& p, const std::vector<qint64>& ticks, std::int64_t step);
+    void paintHeader(QPainter& p);
+    void paintFooter(QPainter& p);
+    std::optional<QPointF> markPoint(std::size_t eventIndex) const;
+    double markRadius() const;
+
+    AnalysisResult m_result;
+    TimelineGeometry m_geo;
+    std::vector<LaneInfo> m_laneInfo;
+    std::vector<std::int32_t> m_laneOfEvent; ///< per verdict event, -1 when not drawn (no time)
+    std::vector<MarkRole> m_roleOfEvent;
+    std::vector<std::uint8_t> m_alternative; ///< per event: a root candidate the verdict considered and rejected
+    std::vector<std::uint32_t> m_childBegin; ///< CSR of the verdict's links: events explained by event i
+    std::vector<std::uint32_t> m_children;
+    std::vector<TimelineBucket> m_buckets; ///< scratch, refilled every paint
+    std::size_t m_untimed = 0;
+    qint64 m_fitFrom = 0;
+    qint64 m_fitTo = 0;
+
+    int m_selected = -1;
+    qint64 m_cursor = INT64_MIN;
+    qint64 m_measureA = INT64_MIN;
+    qint64 m_measureB = INT64_MIN;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimelineHit m_pressHit;
+    double m_lastPanX = 0;
+    double m_bandX = 0;
+
+    int m_headerWidth = 180;
+    int m_axisHeight = 40;
+    int m_footerHeight = 20;
+    bool m_syncingScrollBars = false;
+};
+
+} // namespace faultline::views

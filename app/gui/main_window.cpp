@@ -9,6 +9,7 @@
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/start/start_page.h"
+#include "views/timeline/timeline_view.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -51,13 +53,21 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_start(new views::StartPage(this))
     , m_view(new views::VerdictView(this))
     , m_evidence(new views::EvidencePane(this))
+    , m_timeline(new views::TimelineView(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
 {
     setWindowTitle(tr("Faultline"));
+    // The workbench: the verdict and its trail above the per-node timeline.
+    auto* workbench = new QSplitter(Qt::Vertical, this);
+    workbench->setObjectName(QStringLiteral("workbench"));
+    workbench->addWidget(m_view);
+    workbench->addWidget(m_timeline);
+    workbench->setStretchFactor(0, 1);
+    workbench->setStretchFactor(1, 1);
     m_stack->addWidget(m_start);
-    m_stack->addWidget(m_view);
+    m_stack->addWidget(workbench);
     setCentralWidget(m_stack);
     m_view->clear(tr("Open an evidence bundle (File ▸ Open Bundle…)"));
     m_start->setSampleAvailable(!m_sampleDir.isEmpty(),
@@ -159,7 +169,9 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     evidenceDock->setWidget(m_evidence);
     addDockWidget(Qt::BottomDockWidgetArea, evidenceDock);
     evidenceDock->setVisible(false);
+    resizeDocks({ evidenceDock }, { 200 }, Qt::Vertical);
     connect(m_view, &views::VerdictView::eventSelected, this, &MainWindow::selectEvent);
+    connect(m_timeline, &views::TimelineView::eventSelected, this, &MainWindow::selectEvent);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start Page"), this, &MainWindow::showStartPage);
@@ -181,13 +193,22 @@ void MainWindow::selectEvent(int eventIndex)
     if (!m_result.verdict || !m_result.evidence || eventIndex < 0
         || static_cast<std::size_t>(eventIndex) >= m_result.verdict->events.size())
         return;
+    // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line.
     m_view->selectEvent(eventIndex);
+    if (m_timeline->selectedEvent() != eventIndex)
+        m_timeline->selectEvent(eventIndex);
     const auto& e = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
     if (e.provenance.empty() || e.provenance.front().source >= m_result.evidence->sources.size())
         return;
     const auto& where = e.provenance.front();
     m_evidence->parentWidget()->setVisible(true);
     m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line);
+}
+
+void MainWindow::clearPanes()
+{
+    m_timeline->setResult({});
+    m_evidence->setText(nullptr);
 }
 
 void MainWindow::showStartPage()
@@ -309,9 +330,10 @@ void MainWindow::openCase(const QString& path, bool currentRules)
     m_bundle = path;
     m_result = {};
     updateActions();
-    m_stack->setCurrentWidget(m_view);
+    m_stack->setCurrentWidget(m_view->parentWidget());
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_view->clear(tr("Opening case %1…").arg(path));
+    clearPanes();
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
@@ -323,9 +345,10 @@ void MainWindow::openBundle(const QString& path)
     m_result = {};
     updateActions();
     m_bundle = path;
-    m_stack->setCurrentWidget(m_view);
+    m_stack->setCurrentWidget(m_view->parentWidget());
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_view->clear(tr("Analysing %1…").arg(path));
+    clearPanes();
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
@@ -339,6 +362,7 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_view->setResult(result);
     m_result = result;
     m_evidence->setText(core::inputText(result.input));
+    m_timeline->setResult(result);
     if (result.verdict && result.verdict->hasCause)
         selectEvent(static_cast<int>(result.verdict->cause));
     m_casePanel->showCase(QString::fromStdString(result.casePath));
@@ -368,6 +392,7 @@ void MainWindow::showFailure(const QString& message)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_view->clear(message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    clearPanes();
     m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
     Q_EMIT resultShown();
 }

@@ -18,6 +18,7 @@ class QStackedWidget;
 namespace faultline::views {
 class EvidencePane;
 class StartPage;
+class TimelineView;
 class VerdictView;
 } // namespace faultline::views
 
@@ -38,6 +39,7 @@ public:
     views::StartPage* startPage() const { return m_start; }
     views::EvidencePane* evidencePane() const { return m_evidence; }
     views::VerdictView* verdictView() const { return m_view; }
+    views::TimelineView* timeline() const { return m_timeline; }
     /// Selects the verdict's event `eventIndex` everywhere: the trail row and its raw line in the evidence pane.
     void selectEvent(int eventIndex);
     /// The start page: the sample, Open…, the recent cases and how to collect a bundle.
@@ -62,6 +64,8 @@ private:
     void chooseFile();
     void chooseCase();
     void rememberCase(const QString& path);
+    /// Empties the panes that show an analysis (timeline, evidence) while the next one is made.
+    void clearPanes();
     void refreshRecent();
     void chooseSaveCase();
     void updateActions();
@@ -75,6 +79,7 @@ private:
     views::StartPage* m_start;
     views::VerdictView* m_view;
     views::EvidencePane* m_evidence;
+    views::TimelineView* m_timeline;
     QMenu* m_recentMenu = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -8,6 +8,7 @@
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/start/start_page.h"
+#include "views/timeline/timeline_view.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QCommandLinkButton>
@@ -125,6 +126,25 @@ private Q_SLOTS:
                 ++moved;
         }
         QVERIFY2(moved > 0, "no trail row moved the evidence pane off the cause's line");
+        // The timeline follows the trail ...
+        const int current = trail->currentIndex().data(Qt::UserRole).toInt();
+        QCOMPARE(window.timeline()->selectedEvent(), current);
+        // ... and a mark clicked on the timeline moves the trail and the evidence: click the cause's mark.
+        window.resize(1280, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto& result = *window.timeline();
+        const int causeIndex = static_cast<int>(trail->model()->index(1, 0).data(Qt::UserRole).toInt());
+        trail->setCurrentIndex(trail->model()->index(2, 0)); // a companion, beside the cause
+        QVERIFY(window.timeline()->selectedEvent() != causeIndex);
+        const auto at = result.markPosition(causeIndex);
+        QVERIFY2(at && window.timeline()->viewport()->rect().contains(at->toPoint()),
+            "the cause's mark is not on screen");
+        QTest::mouseClick(window.timeline()->viewport(), Qt::LeftButton, {}, at->toPoint());
+        QCOMPARE(window.timeline()->selectedEvent(), causeIndex);
+        QCOMPARE(trail->currentIndex().data(Qt::UserRole).toInt(), causeIndex);
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(70));
+        screenshot(&window, QStringLiteral("workbench-bundle-48213.png"));
     }
 
     void savedAndOpenedCasesBecomeRecent()

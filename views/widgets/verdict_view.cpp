@@ -73,7 +73,7 @@ VerdictView::VerdictView(QWidget* parent)
     split->addWidget(m_trail);
     split->addWidget(m_report);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
     layout->addWidget(m_banner);
     layout->addWidget(m_details);
     layout->addWidget(split, 1);

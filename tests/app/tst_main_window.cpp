@@ -138,8 +138,8 @@ private Q_SLOTS:
         trail->setCurrentIndex(trail->model()->index(2, 0)); // a companion, beside the cause
         QVERIFY(window.timeline()->selectedEvent() != causeIndex);
         const auto at = result.markPosition(causeIndex);
-        QVERIFY2(at && window.timeline()->viewport()->rect().contains(at->toPoint()),
-            "the cause's mark is not on screen");
+        QVERIFY2(
+            at && window.timeline()->viewport()->rect().contains(at->toPoint()), "the cause's mark is not on screen");
         QTest::mouseClick(window.timeline()->viewport(), Qt::LeftButton, {}, at->toPoint());
         QCOMPARE(window.timeline()->selectedEvent(), causeIndex);
         QCOMPARE(trail->currentIndex().data(Qt::UserRole).toInt(), causeIndex);

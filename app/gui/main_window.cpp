@@ -8,7 +8,9 @@
 #include "core/version.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
+#include "views/models/symptoms_model.h"
 #include "views/start/start_page.h"
+#include "views/state/workbench_selection.h"
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/verdict_view.h"
 
@@ -18,16 +20,21 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QInputDialog>
+#include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTableView>
 
 namespace faultline::app {
 
@@ -54,6 +61,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_view(new views::VerdictView(this))
     , m_evidence(new views::EvidencePane(this))
     , m_timeline(new views::TimelineView(this))
+    , m_selection(new views::WorkbenchSelection(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
@@ -170,13 +178,47 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     addDockWidget(Qt::BottomDockWidgetArea, evidenceDock);
     evidenceDock->setVisible(false);
     resizeDocks({ evidenceDock }, { 200 }, Qt::Vertical);
-    connect(m_view, &views::VerdictView::eventSelected, this, &MainWindow::selectEvent);
-    connect(m_timeline, &views::TimelineView::eventSelected, this, &MainWindow::selectEvent);
+    auto* symptomsDock = new QDockWidget(tr("Symptoms"), this);
+    symptomsDock->setObjectName(QStringLiteral("symptomsDock"));
+    m_symptoms = new QTableView(symptomsDock);
+    m_symptoms->setObjectName(QStringLiteral("symptoms"));
+    m_symptomsModel = new views::SymptomsModel(m_symptoms);
+    auto* sortable = new QSortFilterProxyModel(m_symptoms);
+    sortable->setSourceModel(m_symptomsModel);
+    sortable->setSortRole(views::SymptomsModel::SortRole);
+    m_symptoms->setModel(sortable);
+    m_symptoms->setSortingEnabled(true);
+    m_symptoms->sortByColumn(views::SymptomsModel::FirstColumn, Qt::AscendingOrder);
+    m_symptoms->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_symptoms->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_symptoms->verticalHeader()->hide();
+    m_symptoms->horizontalHeader()->setStretchLastSection(true);
+    symptomsDock->setWidget(m_symptoms);
+    addDockWidget(Qt::BottomDockWidgetArea, symptomsDock);
+    splitDockWidget(symptomsDock, evidenceDock, Qt::Horizontal);
+    symptomsDock->setVisible(false);
+    connect(m_symptoms->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (current.isValid())
+                m_selection->selectEvent(current.data(views::SymptomsModel::FirstEventRole).toInt());
+        });
+
+    // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line.
+    connect(m_view, &views::VerdictView::eventSelected, m_selection, &views::WorkbenchSelection::selectEvent);
+    connect(m_timeline, &views::TimelineView::eventSelected, m_selection, &views::WorkbenchSelection::selectEvent);
+    connect(m_timeline, &views::TimelineView::cursorMoved, m_selection, &views::WorkbenchSelection::setCursor);
+    connect(m_timeline, &views::TimelineView::rangeChanged, m_selection, &views::WorkbenchSelection::setRange);
+    connect(m_selection, &views::WorkbenchSelection::eventChanged, this, &MainWindow::presentEvent);
+    connect(m_selection, &views::WorkbenchSelection::cursorChanged, m_timeline, [this](qint64 ns) {
+        if (m_timeline->cursorTime() != ns)
+            m_timeline->setCursor(ns);
+    });
 
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start Page"), this, &MainWindow::showStartPage);
     view->addAction(dock->toggleViewAction());
     view->addAction(evidenceDock->toggleViewAction());
+    view->addAction(symptomsDock->toggleViewAction());
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addSeparator();
@@ -190,11 +232,16 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
 
 void MainWindow::selectEvent(int eventIndex)
 {
+    m_selection->selectEvent(eventIndex);
+}
+
+void MainWindow::presentEvent(int eventIndex)
+{
     if (!m_result.verdict || !m_result.evidence || eventIndex < 0
         || static_cast<std::size_t>(eventIndex) >= m_result.verdict->events.size())
         return;
-    // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line.
     m_view->selectEvent(eventIndex);
+    selectSymptomRowOf(eventIndex);
     if (m_timeline->selectedEvent() != eventIndex)
         m_timeline->selectEvent(eventIndex);
     const auto& e = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
@@ -205,10 +252,31 @@ void MainWindow::selectEvent(int eventIndex)
     m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line);
 }
 
+void MainWindow::selectSymptomRowOf(int eventIndex)
+{
+    const auto& symptoms = m_result.verdict->symptoms;
+    auto* proxy = m_symptoms->model();
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        const QModelIndex index = proxy->index(row, 0);
+        const int group = static_cast<QSortFilterProxyModel*>(proxy)->mapToSource(index).row();
+        const auto& events = symptoms[static_cast<std::size_t>(group)].events;
+        if (std::find(events.begin(), events.end(), static_cast<std::size_t>(eventIndex)) != events.end()) {
+            const QSignalBlocker block(m_symptoms->selectionModel());
+            m_symptoms->setCurrentIndex(index);
+            m_symptoms->scrollTo(index);
+            return;
+        }
+    }
+    const QSignalBlocker block(m_symptoms->selectionModel());
+    m_symptoms->clearSelection();
+}
+
 void MainWindow::clearPanes()
 {
+    m_selection->clear();
     m_timeline->setResult({});
     m_evidence->setText(nullptr);
+    m_symptomsModel->setResult({});
 }
 
 void MainWindow::showStartPage()
@@ -363,6 +431,10 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_result = result;
     m_evidence->setText(core::inputText(result.input));
     m_timeline->setResult(result);
+    m_symptomsModel->setResult(result);
+    m_symptoms->resizeColumnsToContents();
+    m_symptoms->parentWidget()->setVisible(!result.verdict->symptoms.empty());
+    m_selection->clear();
     if (result.verdict && result.verdict->hasCause)
         selectEvent(static_cast<int>(result.verdict->cause));
     m_casePanel->showCase(QString::fromStdString(result.casePath));

@@ -14,11 +14,14 @@ class QProgressBar;
 class QPushButton;
 class QLabel;
 class QStackedWidget;
+class QTableView;
 
 namespace faultline::views {
 class EvidencePane;
 class StartPage;
+class SymptomsModel;
 class TimelineView;
+class WorkbenchSelection;
 class VerdictView;
 } // namespace faultline::views
 
@@ -40,7 +43,10 @@ public:
     views::EvidencePane* evidencePane() const { return m_evidence; }
     views::VerdictView* verdictView() const { return m_view; }
     views::TimelineView* timeline() const { return m_timeline; }
-    /// Selects the verdict's event `eventIndex` everywhere: the trail row and its raw line in the evidence pane.
+    QTableView* symptomsTable() const { return m_symptoms; }
+    views::WorkbenchSelection* selection() const { return m_selection; }
+    /// Selects the verdict's event `eventIndex` everywhere: the trail row, the timeline mark, the symptom row and its
+    /// raw line in the evidence pane (through the shared WorkbenchSelection).
     void selectEvent(int eventIndex);
     /// The start page: the sample, Open…, the recent cases and how to collect a bundle.
     void showStartPage();
@@ -64,6 +70,9 @@ private:
     void chooseFile();
     void chooseCase();
     void rememberCase(const QString& path);
+    /// Shows the selected event in every pane (the WorkbenchSelection's eventChanged).
+    void presentEvent(int eventIndex);
+    void selectSymptomRowOf(int eventIndex);
     /// Empties the panes that show an analysis (timeline, evidence) while the next one is made.
     void clearPanes();
     void refreshRecent();
@@ -80,6 +89,9 @@ private:
     views::VerdictView* m_view;
     views::EvidencePane* m_evidence;
     views::TimelineView* m_timeline;
+    views::WorkbenchSelection* m_selection;
+    QTableView* m_symptoms = nullptr;
+    views::SymptomsModel* m_symptomsModel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -7,7 +7,9 @@
 #include "tests/common/test_helpers.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
+#include "views/models/symptoms_model.h"
 #include "views/start/start_page.h"
+#include "views/state/workbench_selection.h"
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/verdict_view.h"
 
@@ -144,6 +146,19 @@ private Q_SLOTS:
         QCOMPARE(window.timeline()->selectedEvent(), causeIndex);
         QCOMPARE(trail->currentIndex().data(Qt::UserRole).toInt(), causeIndex);
         QCOMPARE(viewer->highlightedLine(), std::uint64_t(70));
+        // A symptom row selects its first event everywhere.
+        auto* symptoms = window.symptomsTable();
+        QVERIFY(symptoms->model()->rowCount() > 0);
+        const QModelIndex last = symptoms->model()->index(symptoms->model()->rowCount() - 1, 0);
+        symptoms->setCurrentIndex(last);
+        const int first = last.data(views::SymptomsModel::FirstEventRole).toInt();
+        QCOMPARE(window.selection()->event(), first);
+        QCOMPARE(window.timeline()->selectedEvent(), first);
+        QCOMPARE(trail->currentIndex().data(Qt::UserRole).toInt(), first);
+        QVERIFY(viewer->highlightedLine() > 0);
+        // ... and selecting the cause again leaves no symptom row current.
+        window.selectEvent(causeIndex);
+        QVERIFY(!symptoms->selectionModel()->hasSelection());
         screenshot(&window, QStringLiteral("workbench-bundle-48213.png"));
     }
 

@@ -35,9 +35,10 @@ int exitCode(faultline::usecases::Exit e)
     return static_cast<int>(e);
 }
 
-int printVerdict(const std::string& bundle, const std::string& rules)
+int printVerdict(const std::vector<std::string>& paths, const std::string& rules)
 {
     using faultline::usecases::Exit;
+    const std::string& bundle = paths.front();
     if (isCase(bundle)) {
         // A case prints its latest stored run, as 'faultline-cli show' does.
         std::vector<faultline::core::Diagnostic> errors;
@@ -53,7 +54,7 @@ int printVerdict(const std::string& bundle, const std::string& rules)
         return exitCode(Exit::Ok);
     }
     faultline::usecases::BundleRequest request;
-    request.paths = { bundle };
+    request.paths = paths;
     request.rulesDir = rules;
     const auto result = faultline::usecases::analyseBundle(request);
     if (!result.ok()) {
@@ -75,8 +76,9 @@ void describe(QCommandLineParser& parser)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
-        QStringLiteral("Evidence bundle (directory, archive or file) or case file (*.faultline) to open."),
-        QStringLiteral("[path]"));
+        QStringLiteral("Evidence to open: one or more bundle directories, archives or files (analysed together as one "
+                       "bundle), or a case file (*.faultline)."),
+        QStringLiteral("[path...]"));
     parser.addOption(QCommandLineOption(QStringLiteral("screenshot"),
         QStringLiteral("Write a PNG of the window once the verdict is shown (or of the start page when no path is "
                        "given), then quit."),
@@ -96,6 +98,7 @@ int main(int argc, char** argv)
 {
     const std::string rules = faultline::app::defaultRulesDir(argv[0]);
     if (!haveDisplay()) {
+        std::vector<std::string> paths;
         for (int i = 1; i < argc; ++i) {
             const std::string a = argv[i];
             if (a == "--version" || a == "-v") {
@@ -115,8 +118,10 @@ int main(int argc, char** argv)
                 continue;
             }
             if (!a.empty() && a[0] != '-')
-                return printVerdict(a, rules);
+                paths.push_back(a);
         }
+        if (!paths.empty())
+            return printVerdict(paths, rules);
         std::cerr << "faultline: no display available; give a bundle to print its verdict, or use faultline-cli\n";
         return exitCode(faultline::usecases::Exit::Usage);
     }
@@ -130,13 +135,8 @@ int main(int argc, char** argv)
     faultline::app::MainWindow window(
         QString::fromStdString(rules), QString::fromStdString(faultline::app::defaultSampleDir(argv[0])));
     window.show();
-    if (!parser.positionalArguments().isEmpty()) {
-        const QString first = parser.positionalArguments().constFirst();
-        if (first.endsWith(QLatin1String(".faultline")))
-            window.openCase(first);
-        else
-            window.openBundle(first);
-    }
+    if (!parser.positionalArguments().isEmpty())
+        window.openPaths(parser.positionalArguments());
     if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);
         auto taken = std::make_shared<bool>(false);

@@ -16,7 +16,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -26,6 +29,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -35,6 +39,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUrl>
 
 namespace faultline::app {
 
@@ -42,6 +47,20 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentCases");
+
+/// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
+constexpr int kStateVersion = 2;
+
+/// The local files and directories a drop carries.
+QStringList localPaths(const QMimeData* mime)
+{
+    QStringList paths;
+    if (mime && mime->hasUrls())
+        for (const QUrl& url : mime->urls())
+            if (url.isLocalFile())
+                paths << url.toLocalFile();
+    return paths;
+}
 
 QString resourceText(const QString& path)
 {
@@ -221,13 +240,20 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(symptomsDock->toggleViewAction());
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
     help->addSeparator();
     help->addAction(tr("&About Faultline"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     updateActions();
     refreshRecent();
     showStartPage();
+    setAcceptDrops(true);
     resize(1280, 820);
+    // The layout the user left (docks, sizes), unless the panes have changed since.
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
 }
 
 void MainWindow::selectEvent(int eventIndex)
@@ -410,17 +436,97 @@ void MainWindow::openCase(const QString& path, bool currentRules)
 
 void MainWindow::openBundle(const QString& path)
 {
+    openBundles({ path });
+}
+
+void MainWindow::openBundles(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
     m_result = {};
     updateActions();
-    m_bundle = path;
+    m_bundle = paths.constFirst();
     m_stack->setCurrentWidget(m_view->parentWidget());
-    setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
-    m_view->clear(tr("Analysing %1…").arg(path));
+    const QString name = QFileInfo(m_bundle).fileName();
+    setWindowTitle(paths.size() == 1 ? tr("%1 — Faultline").arg(name)
+                                     : tr("%1 and %2 more — Faultline").arg(name).arg(paths.size() - 1));
+    m_view->clear(tr("Analysing %1…").arg(paths.join(QStringLiteral(", "))));
     clearPanes();
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
-    m_controller->start({ path });
+    m_controller->start(paths);
+}
+
+void MainWindow::openPaths(const QStringList& paths)
+{
+    // A case opens on its own; anything else (directories, archives, files) is one bundle of several paths.
+    for (const QString& p : paths)
+        if (p.endsWith(QLatin1String(".faultline"))) {
+            if (paths.size() > 1)
+                m_status->setText(tr("Opened the case %1 only: a case is opened on its own").arg(p));
+            openCase(p);
+            return;
+        }
+    openBundles(paths);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!localPaths(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList paths = localPaths(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openPaths(paths);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    QMainWindow::closeEvent(event);
+}
+
+QList<QPair<QString, QString>> MainWindow::shortcuts() const
+{
+    QList<QPair<QString, QString>> out;
+    // The menus' own shortcuts, read from their actions so that the list cannot drift from them.
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (!a->shortcut().isEmpty())
+                    out.append({ a->shortcut().toString(QKeySequence::NativeText),
+                        QString(a->text()).remove(QLatin1Char('&')) });
+    // The panes' keys.
+    out.append(
+        { tr("↑ / ↓"), tr("Evidence trail, symptoms: step to the previous or next event (every pane follows)") });
+    out.append({ tr("Wheel, Ctrl++ / Ctrl+-, W / S"), tr("Timeline: zoom in or out around the pointer or cursor") });
+    out.append({ tr("Shift+Wheel, ← / →, A / D, middle drag"), tr("Timeline: pan") });
+    out.append({ tr("Drag"), tr("Timeline: zoom to the dragged range") });
+    out.append({ tr("Click, Shift+Click twice"), tr("Timeline: select a mark or set the cursor; measure a delta") });
+    out.append({ tr("Ctrl+0, Home, Esc"), tr("Timeline: the verdict's range, everything, clear the measurement") });
+    out.append({ tr("Home / End, Page Up / Page Down"), tr("Evidence: first or last line, a page up or down") });
+    return out;
+}
+
+void MainWindow::showShortcuts()
+{
+    QString html = QStringLiteral("<table cellspacing=\"6\">");
+    for (const auto& [keys, what] : shortcuts())
+        html +=
+            QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    html += QStringLiteral("</table>");
+    auto* dialog = new views::TextDialog(tr("Keyboard Shortcuts"), html, views::TextDialog::Format::Html, this);
+    dialog->setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::showResult(const views::AnalysisResult& result)

@@ -38,6 +38,13 @@ public:
     explicit MainWindow(const QString& rulesDir, const QString& sampleDir = {}, QWidget* parent = nullptr);
 
     void openBundle(const QString& path);
+    /// Analyses several paths (directories, archives, files) as one bundle.
+    void openBundles(const QStringList& paths);
+    /// What `faultline PATH...` and a drop do: a case opens on its own, anything else as one bundle.
+    void openPaths(const QStringList& paths);
+    /// Every shortcut (keys, what it does): the menus' actions, then the panes' keys. Help ▸ Keyboard Shortcuts.
+    QList<QPair<QString, QString>> shortcuts() const;
+    void showShortcuts();
     CasePanel* casePanel() const { return m_casePanel; }
     views::StartPage* startPage() const { return m_start; }
     views::EvidencePane* evidencePane() const { return m_evidence; }
@@ -64,6 +71,11 @@ Q_SIGNALS:
     void resultShown();
     /// A case's stored verdict is shown (before its re-analysis ends with resultShown).
     void storedVerdictShown();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void chooseBundle();

@@ -15,8 +15,12 @@
 
 #include <QCommandLinkButton>
 #include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QListWidget>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -24,6 +28,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
+#include <QUrl>
 
 using namespace faultline;
 
@@ -196,6 +201,59 @@ private Q_SLOTS:
         // A case that has gone is listed, greyed out and marked.
         QVERIFY2(list->item(1)->text().contains(QLatin1String("(missing)")), qPrintable(list->item(1)->text()));
         QVERIFY(!(list->item(1)->flags() & Qt::ItemIsEnabled));
+    }
+
+    void aDroppedBundleIsAnalysed()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        auto* mime = new QMimeData;
+        mime->setUrls({ QUrl::fromLocalFile(sampleDir()) });
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY2(window.windowTitle().startsWith(QLatin1String("bundle-48213")), qPrintable(window.windowTitle()));
+        delete mime;
+        // A drop of something that is no local file is refused.
+        QMimeData text;
+        text.setText(QStringLiteral("hello"));
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        refused.setAccepted(false);
+        QCoreApplication::sendEvent(&window, &refused);
+        QVERIFY(!refused.isAccepted());
+    }
+
+    void theLayoutPersists()
+    {
+        {
+            app::MainWindow window(rulesDir(), sampleDir());
+            auto* dock = window.findChild<QDockWidget*>(QStringLiteral("evidenceDock"));
+            QVERIFY(dock);
+            window.addDockWidget(Qt::RightDockWidgetArea, dock);
+            dock->setVisible(true);
+            window.close();
+        }
+        app::MainWindow reopened(rulesDir(), sampleDir());
+        auto* dock = reopened.findChild<QDockWidget*>(QStringLiteral("evidenceDock"));
+        QCOMPARE(reopened.dockWidgetArea(dock), Qt::RightDockWidgetArea);
+    }
+
+    void shortcutsAreListedFromTheActions()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QStringList lines;
+        for (const auto& [keys, what] : window.shortcuts())
+            lines << keys + QStringLiteral("  ") + what;
+        const QString all = lines.join(QLatin1Char('\n'));
+        for (const QString& want : QStringList { QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)
+                     + QStringLiteral("  Open Bundle Directory…"),
+                 QStringLiteral("Timeline: pan") })
+            QVERIFY2(all.contains(want), qPrintable(QStringLiteral("no '%1' in:\n%2").arg(want, all)));
+        window.showShortcuts();
+        QVERIFY(window.findChild<views::TextDialog*>(QStringLiteral("shortcutsDialog")));
     }
 
     void aboutNamesVersionCatalogAndLicences()

@@ -6,10 +6,13 @@
 #include "views/widgets/verdict_view.h"
 
 #include <QLabel>
+#include <QMenu>
 #include <QPixmap>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 using namespace faultline;
 
@@ -43,6 +46,48 @@ private Q_SLOTS:
         shot.save(QStringLiteral("verdict_view.png"));
         view.clear(QStringLiteral("cleared"));
         QCOMPARE(view.findChild<QTableView*>()->model()->rowCount(), 0);
+    }
+
+    void showsCoverageAndAlternatives()
+    {
+        auto resultOf = [](const char* sample) {
+            auto ev = std::make_shared<core::EvidenceSet>(importers::loadBundle({ tests::sourcePath(sample) }));
+            views::AnalysisResult r;
+            r.evidence = ev;
+            r.verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
+            return r;
+        };
+        views::VerdictView view;
+        const auto full = resultOf("resources/samples/bundle-48213");
+        view.setResult(full);
+        auto* coverage = view.findChild<QLabel*>(QStringLiteral("coverage"));
+        QVERIFY(coverage);
+        QVERIFY2(coverage->text().contains(QStringLiteral("kernel 4/4 ✓")), qPrintable(coverage->text()));
+
+        // Missing telemetry is visible at a glance, with the reason on hover.
+        view.setResult(resultOf("resources/samples/inconclusive-no-infra"));
+        QVERIFY2(coverage->text().contains(QStringLiteral("kernel 2/4 ⚠")), qPrintable(coverage->text()));
+        QVERIFY2(
+            coverage->toolTip().contains(QLatin1String("kernel node-03: missing")), qPrintable(coverage->toolTip()));
+
+        // The alternatives, each with why it lost; picking one selects its event.
+        view.setResult(full);
+        auto* alternatives = view.findChild<QToolButton*>(QStringLiteral("alternatives"));
+        QVERIFY(alternatives);
+        const auto& alts = full.verdict->alternatives;
+        if (alts.empty()) {
+            QVERIFY(alternatives->isHidden());
+            return;
+        }
+        QVERIFY(!alternatives->isHidden());
+        const auto actions = alternatives->menu()->actions();
+        QCOMPARE(actions.size(), static_cast<qsizetype>(alts.size()));
+        QVERIFY2(actions.front()->text().contains(QString::fromStdString(alts.front().reason)),
+            qPrintable(actions.front()->text()));
+        QSignalSpy selected(&view, &views::VerdictView::eventSelected);
+        actions.front()->trigger();
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.front().front().toInt(), static_cast<int>(alts.front().event));
     }
 };
 

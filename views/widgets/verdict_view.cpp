@@ -5,6 +5,7 @@
 #include "views/models/evidence_trail_model.h"
 
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -12,7 +13,10 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace faultline::views {
 namespace {
@@ -36,6 +40,8 @@ VerdictView::VerdictView(QWidget* parent)
     : QWidget(parent)
     , m_banner(new QLabel(this))
     , m_details(new QLabel(this))
+    , m_coverage(new QLabel(this))
+    , m_alternatives(new QToolButton(this))
     , m_trail(new QTableView(this))
     , m_report(new QPlainTextEdit(this))
     , m_model(new EvidenceTrailModel(this))
@@ -74,8 +80,18 @@ VerdictView::VerdictView(QWidget* parent)
     split->addWidget(m_report);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    m_coverage->setObjectName(QStringLiteral("coverage"));
+    m_coverage->setTextFormat(Qt::RichText);
+    m_alternatives->setObjectName(QStringLiteral("alternatives"));
+    m_alternatives->setPopupMode(QToolButton::InstantPopup);
+    m_alternatives->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_alternatives->setVisible(false);
+    auto* strip = new QHBoxLayout;
+    strip->addWidget(m_coverage, 1);
+    strip->addWidget(m_alternatives);
     layout->addWidget(m_banner);
     layout->addWidget(m_details);
+    layout->addLayout(strip);
     layout->addWidget(split, 1);
 }
 
@@ -94,10 +110,71 @@ bool VerdictView::selectEvent(int eventIndex)
     return false;
 }
 
+void VerdictView::showCoverage(const core::Verdict& v)
+{
+    // Per source kind: how many of its entries (bundle-wide, or one per node) are ok, with the reasons.
+    struct Kind
+    {
+        int ok = 0;
+        int total = 0;
+        QStringList problems;
+    };
+    std::vector<std::pair<std::string, Kind>> kinds;
+    for (const auto& c : v.coverage) {
+        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == c.kind; });
+        if (it == kinds.end())
+            it = kinds.insert(kinds.end(), { c.kind, {} });
+        ++it->second.total;
+        if (c.status == core::CoverageStatus::Ok)
+            ++it->second.ok;
+        else
+            it->second.problems << QStringLiteral("%1%2: %3 — %4")
+                                       .arg(qs(c.kind), c.node.empty() ? QString() : QStringLiteral(" ") + qs(c.node),
+                                           QString::fromLatin1(core::coverageStatusName(c.status)), qs(c.reason));
+    }
+    QStringList parts;
+    QStringList tips;
+    for (const auto& [kind, k] : kinds) {
+        const bool all = k.ok == k.total;
+        const QString mark = all ? QStringLiteral("✓") : k.ok == 0 ? QStringLiteral("✗") : QStringLiteral("⚠");
+        const QString count = k.total > 1 ? QStringLiteral(" %1/%2").arg(k.ok).arg(k.total) : QString();
+        const QString text = QStringLiteral("%1%2 %3").arg(qs(kind).toHtmlEscaped(), count, mark);
+        parts << (all ? text : QStringLiteral("<span style=\"color:#b35c00\"><b>%1</b></span>").arg(text));
+        tips << k.problems;
+    }
+    m_coverage->setText(parts.isEmpty() ? tr("<b>Coverage:</b> no collector expected")
+                                        : tr("<b>Coverage:</b> %1").arg(parts.join(QStringLiteral(" &nbsp;·&nbsp; "))));
+    m_coverage->setToolTip(
+        tips.isEmpty() ? tr("Every expected source is present and was read.") : tips.join(QLatin1Char('\n')));
+}
+
+void VerdictView::showAlternatives(const core::Verdict& v)
+{
+    auto* menu = new QMenu(m_alternatives);
+    for (const auto& alt : v.alternatives) {
+        if (alt.event >= v.events.size())
+            continue;
+        const auto& e = v.events[alt.event];
+        const QString node = e.node != core::kNoNode && e.node < v.nodes.size()
+            ? QStringLiteral(" on %1").arg(qs(v.nodes.name(e.node)))
+            : QString();
+        auto* a = menu->addAction(QStringLiteral("%1%2 — %3").arg(qs(e.label), node, qs(alt.reason)));
+        const int index = static_cast<int>(alt.event);
+        connect(a, &QAction::triggered, this, [this, index] { Q_EMIT eventSelected(index); });
+    }
+    delete m_alternatives->menu();
+    m_alternatives->setMenu(menu);
+    m_alternatives->setText(tr("Alternatives (%1) ▾").arg(menu->actions().size()));
+    m_alternatives->setToolTip(tr("Other candidate causes, ranked, each with why it lost"));
+    m_alternatives->setVisible(!menu->actions().isEmpty());
+}
+
 void VerdictView::clear(const QString& message)
 {
     m_banner->setText(message);
     m_details->clear();
+    m_coverage->clear();
+    m_alternatives->setVisible(false);
     m_model->setResult({});
     m_report->clear();
 }
@@ -148,6 +225,8 @@ void VerdictView::setResult(const AnalysisResult& result)
     html += tr("<b>Blamed nodes:</b> %1 &nbsp; <b>Symptom nodes:</b> %2")
                 .arg(joinNodes(v.blamedNodes).toHtmlEscaped(), joinNodes(v.symptomNodes).toHtmlEscaped());
     m_details->setText(html);
+    showCoverage(v);
+    showAlternatives(v);
     m_trail->resizeColumnsToContents();
     m_report->setPlainText(qs(core::verdictToText(v, *result.evidence)));
 }

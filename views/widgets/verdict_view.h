@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QToolButton;
 class QTableView;
 class QPlainTextEdit;
 
@@ -39,9 +40,13 @@ Q_SIGNALS:
 
 private:
     void setBanner(const std::string& outcome, const QString& what, const QString& small);
+    void showCoverage(const core::Verdict& v);
+    void showAlternatives(const core::Verdict& v);
 
     QLabel* m_banner;
     QLabel* m_details;
+    QLabel* m_coverage; ///< one line per verdict: each source kind's coverage, reasons in the tooltip
+    QToolButton* m_alternatives; ///< the ranked alternatives, each with why it lost; picking one selects it
     QTableView* m_trail;
     QPlainTextEdit* m_report;
     EvidenceTrailModel* m_model;

@@ -550,18 +550,22 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_casePanel->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;
-    QString status = tr("%1 sources, %2 records, %3 events · catalog %4 %5")
-                         .arg(result.evidence->sources.size())
-                         .arg(result.evidence->observations.size())
-                         .arg(v.events.size())
-                         .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion));
+    // The case and run first, then the catalog that made the verdict, then the size of the evidence.
+    QStringList status;
     if (!result.casePath.empty())
-        status += tr(" · %1").arg(QString::fromStdString(result.rulesOrigin))
-            + (result.matchesStoredRun
-                    ? tr(" · reproduces the case's run %1").arg(result.storedRun)
-                    : tr(" · differs from the case's run %1 (File ▸ Add This Run to the Case keeps it)")
-                          .arg(result.storedRun));
-    m_status->setText(status);
+        status << tr("%1 · %2").arg(QFileInfo(QString::fromStdString(result.casePath)).fileName(),
+            result.matchesStoredRun
+                ? tr("reproduces run %1").arg(result.storedRun)
+                : tr("differs from run %1 (File ▸ Add This Run to the Case keeps it)").arg(result.storedRun));
+    status << tr("catalog %1 %2 (%3)%4")
+                  .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion),
+                      QString::fromStdString(v.catalogHash.substr(0, 12)),
+                      result.casePath.empty() ? QString() : tr(", %1").arg(QString::fromStdString(result.rulesOrigin)));
+    status << tr("%1 sources, %2 records, %3 events")
+                  .arg(result.evidence->sources.size())
+                  .arg(result.evidence->observations.size())
+                  .arg(v.events.size());
+    m_status->setText(status.join(QStringLiteral(" · ")));
     Q_EMIT resultShown();
 }
 

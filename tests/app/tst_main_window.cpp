@@ -19,12 +19,14 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
@@ -186,6 +188,13 @@ private Q_SLOTS:
             window.openCase(a);
             QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
             QCOMPARE(window.recentCases(), QStringList({ a, b }));
+            // The status bar names the case, whether it reproduces, and the catalog with its hash.
+            QString status;
+            for (auto* l : window.statusBar()->findChildren<QLabel*>())
+                status += l->text();
+            QVERIFY2(status.contains(QStringLiteral("a.faultline · reproduces run 1")), qPrintable(status));
+            QVERIFY2(status.contains(QString::fromStdString(tests::bundledCatalog()->contentHash().substr(0, 12))),
+                qPrintable(status));
             // A case that cannot be opened is not remembered.
             shown.clear();
             window.openCase(dir.filePath(QStringLiteral("none.faultline")));

@@ -103,6 +103,88 @@ std::string_view firstJsonKind(std::string_view head)
     return end == std::string_view::npos ? std::string_view() : head.substr(p + 1, end - p - 1);
 }
 
+/// True when `l` has the shape of a slurmctld/slurmd line (§1.4): "[ISO time] " (LogTimeFormat iso8601[_ms],
+/// rfc5424[_ms], rfc3339), an optional slurmstepd "[48213.0] " prefix, then what the daemons write: a level prefix
+/// ("error: ", "debug2: ", "sched: "), a C function name ("_job_complete: ", "update_node: ", "main: "), or a
+/// Slurm id (JobId=, StepId=). A job's output stamped by its batch script ("[2026-11-02T08:15:02] starting") is not.
+bool slurmDaemonLine(std::string_view l)
+{
+    core::CivilTime t;
+    if (l.size() < 22 || l[0] != '[' || l[11] != 'T')
+        return false;
+    const std::size_t used = core::parseIsoTime(l.substr(1), t);
+    if (used < 19 || 2 + used >= l.size() || l[1 + used] != ']' || l[2 + used] != ' ')
+        return false;
+    std::string_view msg = l.substr(3 + used);
+    if (msg.size() > 3 && msg[0] == '[' && msg[1] >= '0' && msg[1] <= '9') { // slurmstepd "[48213.0] "
+        const auto close = msg.find("] ");
+        if (close != std::string_view::npos && msg.substr(1, close).find('.') != std::string_view::npos)
+            return true;
+    }
+    for (std::string_view level : { "error: ", "fatal: ", "warning: ", "sched: ", "debug: ", "debug:  " })
+        if (startsWith(msg, level))
+            return true;
+    if (startsWith(msg, "debug") && msg.size() > 7 && msg[5] >= '2' && msg[5] <= '5' && msg[6] == ':')
+        return true;
+    // "function: " (a lower-case C identifier) or "plugin_type/name: " ("select/cons_tres: "); a single word only
+    // when it is one the daemons use (sched, backfill, main, ...).
+    std::size_t p = 0;
+    bool compound = false;
+    while (p < msg.size()
+        && ((msg[p] >= 'a' && msg[p] <= 'z') || (msg[p] >= '0' && msg[p] <= '9') || msg[p] == '_' || msg[p] == '/')) {
+        compound = compound || msg[p] == '_' || msg[p] == '/';
+        ++p;
+    }
+    if (p > 0 && msg.substr(p, 2) == ": ") {
+        const std::string_view fn = msg.substr(0, p);
+        if (compound || fn == "main" || fn == "backfill" || fn == "agent" || fn == "slurmctld" || fn == "slurmd"
+            || fn == "slurmstepd" || fn == "select" || fn == "gres" || fn == "mcs")
+            return true;
+    }
+    // Lines without a prefix: the start-up preamble and node/job state messages.
+    for (std::string_view start : { "slurmctld version ", "slurmd version ", "slurmd started", "Recovered ",
+             "Running as primary controller", "Node ", "Nodes ", "Killing JobId", "Removing failed node" })
+        if (startsWith(msg, start))
+            return true;
+    return msg.find("JobId=") != std::string_view::npos || msg.find("JobID=") != std::string_view::npos
+        || msg.find("StepId=") != std::string_view::npos;
+}
+
+/// "slurm-48213.out", "slurm-48100_7.err": sbatch's default --output/--error names (slurm-%j.out, slurm-%A_%a.out).
+bool jobOutputName(const std::string& path)
+{
+    const std::string name = fs::path(path).filename().string();
+    const bool ext = name.size() > 4
+        && (name.compare(name.size() - 4, 4, ".out") == 0 || name.compare(name.size() - 4, 4, ".err") == 0);
+    return ext && startsWith(name, "slurm-") && name.find("slurmctld") == std::string::npos
+        && name.find("slurmd") == std::string::npos;
+}
+
+/// The Prometheus HTTP API envelope of a failed query (§4.1): {"status":"error","errorType":...,"error":...}.
+bool prometheusErrorEnvelope(std::string_view head)
+{
+    const auto first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '{')
+        return false;
+    // An "errorType" or an "error" key (some proxies send no errorType); "error" is also the status value.
+    bool errorKey = head.find("\"errorType\"") != std::string_view::npos;
+    for (auto at = head.find("\"error\""); !errorKey && at != std::string_view::npos;
+         at = head.find("\"error\"", at + 7)) {
+        const auto next = head.find_first_not_of(" \t\r\n", at + 7);
+        errorKey = next != std::string_view::npos && head[next] == ':';
+    }
+    if (!errorKey)
+        return false;
+    const auto status = head.find("\"status\"");
+    if (status == std::string_view::npos)
+        return false;
+    std::size_t p = status + 8;
+    while (
+        p < head.size() && (head[p] == ' ' || head[p] == ':' || head[p] == '\t' || head[p] == '\n' || head[p] == '\r'))
+        ++p;
+    return head.substr(p, 7) == "\"error\"";
+}
+
 } // namespace
 
 std::string detectFormat(std::string_view head, const std::string& fileName, std::string& reason)
@@ -177,6 +259,18 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: \"kind\": \"promql-snapshot\" envelope";
         return "promql-snapshot";
     }
+    if (prometheusErrorEnvelope(head)) {
+        // The envelope alone does not say which API answered; Loki's shares it, and the file's path may tell.
+        std::string lower = fileName;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (lower.find("loki") != std::string::npos || lower.find("logcli") != std::string::npos) {
+            reason = "content: API error envelope (status error, errorType, error); path says Loki";
+            return "loki-query-range";
+        }
+        reason = "content: Prometheus API error envelope (status error, errorType, error)";
+        return "prometheus-query-range";
+    }
     if (head.find("\"resultType\"") != std::string_view::npos) {
         if (head.find("\"streams\"") != std::string_view::npos) {
             reason = "content: Loki API response with resultType streams";
@@ -189,13 +283,35 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: first line is a sacct -P header (JobID|...)";
         return "sacct-parsable2";
     }
-    if (l1.size() > 25 && l1[0] == '[' && l1[5] == '-' && l1[11] == 'T') {
-        if (fileName.find("slurmd") != std::string::npos) {
-            reason = "content: [ISO time] lines (Slurm daemon log); name says slurmd";
-            return "slurmd-log";
+    const bool jobOutput = jobOutputName(fileName);
+    if (l1.size() > 25 && l1[0] == '[' && l1[5] == '-' && l1[11] == 'T' && !jobOutput) {
+        // Most of the first lines must have the daemon's shape, the first one included or not: a copytruncate can
+        // leave a stray line first, and a job's output can start with a stamped line of its own.
+        std::size_t daemon = 0;
+        std::size_t stamped = 0;
+        std::size_t n = 0;
+        for (std::size_t p = 0; p < head.size() && n < 32; ++n) {
+            const auto nl = head.find('\n', p);
+            const std::string_view l = head.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+            if (nl == std::string_view::npos && p > 0)
+                break; // a line cut by the 4 KiB head
+            if (l.size() > 12 && l[0] == '[' && l[11] == 'T') {
+                ++stamped;
+                if (slurmDaemonLine(l))
+                    ++daemon;
+            }
+            if (nl == std::string_view::npos)
+                break;
+            p = nl + 1;
         }
-        reason = "content: [ISO time] lines (Slurm daemon log)";
-        return "slurmctld-log";
+        if (daemon > 0 && daemon * 2 >= stamped && daemon * 2 >= n) {
+            if (fileName.find("slurmd") != std::string::npos) {
+                reason = "content: [ISO time] lines (Slurm daemon log); name says slurmd";
+                return "slurmd-log";
+            }
+            reason = "content: [ISO time] lines (Slurm daemon log)";
+            return "slurmctld-log";
+        }
     }
     if (l1.size() > 3 && (l1[0] == '[' || l1[0] == '<')) {
         const auto close = l1.find(']');
@@ -247,11 +363,57 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: NCCL/PyTorch markers (application log)";
         return "slurm-joblog";
     }
+    if (jobOutput) {
+        reason = "name: slurm-<jobid>.out/.err (sbatch's job output)";
+        return "slurm-joblog";
+    }
     reason = "no known signature matched: imported as generic text";
     return "text";
 }
 
 namespace {
+
+/// What places records without a node once every file is merged.
+struct RankPlacement
+{
+    std::vector<std::pair<std::int32_t, core::NodeId>> stated; ///< rank → node besides NCCL init lines (torchrun)
+    std::vector<std::pair<std::size_t, core::NodeId>> agentHost; ///< observation → its stream's agent host
+};
+
+/// A record with a rank and no node takes its rank's node; then a record still without one takes the host of the
+/// agent that shipped it. The rank → node map: the NCCL init lines (ev.ranks) first, then the torchrun summary's
+/// host/rank pairs and the records that name both a rank and a node (an srun-labelled [rankN]: line, a pod's
+/// stream), when they all agree on one node for that rank.
+void placeRankedRecords(core::EvidenceSet& ev, const RankPlacement& placement)
+{
+    constexpr core::NodeId kConflict = core::kNoNode - 1;
+    std::map<std::int32_t, core::NodeId> rankNode;
+    for (const auto& r : ev.ranks)
+        if (r.rank >= 0 && r.node != core::kNoNode)
+            rankNode.emplace(r.rank, r.node);
+    std::map<std::int32_t, core::NodeId> seen;
+    auto see = [&](std::int32_t rank, core::NodeId node) {
+        auto [it, added] = seen.emplace(rank, node);
+        if (!added && it->second != node)
+            it->second = kConflict;
+    };
+    for (const auto& [rank, node] : placement.stated)
+        see(rank, node);
+    for (const auto& o : ev.observations)
+        if (o.rank >= 0 && o.node != core::kNoNode)
+            see(o.rank, o.node);
+    for (const auto& [rank, node] : seen)
+        if (node != kConflict)
+            rankNode.emplace(rank, node); // never replaces an init line's node
+    if (!rankNode.empty())
+        for (auto& o : ev.observations)
+            if (o.rank >= 0 && o.node == core::kNoNode)
+                if (auto it = rankNode.find(o.rank); it != rankNode.end())
+                    o.node = it->second;
+    for (const auto& [index, node] : placement.agentHost)
+        if (index < ev.observations.size() && ev.observations[index].node == core::kNoNode)
+            ev.observations[index].node = node;
+}
 
 std::int64_t mtimeNs(const fs::path& p)
 {
@@ -663,6 +825,7 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
             total += part.observations.size();
     ev.observations.reserve(total);
     core::adviseHugePages(ev.observations.data(), total * sizeof(core::Observation));
+    RankPlacement placement;
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (parts[i].empty())
             continue;
@@ -692,6 +855,11 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
             std::vector<core::NodeId> remap(part.nodes.size());
             for (core::NodeId k = 0; k < part.nodes.size(); ++k)
                 remap[k] = ev.nodes.intern(part.nodes.name(k));
+            const std::size_t partFirst = ev.observations.size();
+            for (const auto& [idx, node] : part.agentHostNodes)
+                placement.agentHost.emplace_back(partFirst + idx, remap[node]);
+            for (const auto& [rank, node] : part.rankNodes)
+                placement.stated.emplace_back(rank, remap[node]);
             for (auto o : part.observations) {
                 o.where.source = sourceIndex;
                 o.where.line += lineBase;
@@ -831,6 +999,7 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     ev.ranks.erase(std::unique(ev.ranks.begin(), ev.ranks.end(),
                        [](const core::RankIdentity& a, const core::RankIdentity& b) { return a.rank == b.rank; }),
         ev.ranks.end());
+    placeRankedRecords(ev, placement);
     return ev;
 }
 

@@ -172,6 +172,17 @@ void FileParse::warn(std::uint64_t line, std::uint64_t offset, std::string code,
     source.warnings.push_back(std::move(d));
 }
 
+void FileParse::note(
+    std::uint64_t line, std::uint64_t offset, core::Severity severity, std::string code, std::string message)
+{
+    if (source.warnings.size() >= 200)
+        return;
+    core::Diagnostic d = core::makeDiagnostic(severity, std::move(code), std::move(message), source.path);
+    d.where.line = line;
+    d.where.byteOffset = offset + baseOffset;
+    source.warnings.push_back(std::move(d));
+}
+
 core::NodeId FileParse::internHost(std::string_view name)
 {
     if (m_lastHostId == core::kNoNode || name != m_lastHost) {
@@ -596,7 +607,7 @@ void parseGenericText(FileParse& fp, const BundleContext& ctx)
 // c10 "[E1102 10:15:06.211734912 file:line]", glog "E1102 10:15:08.412000 pid file:line]", Python logging.
 
 void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
-    std::int64_t fallbackNs, std::string_view streamHost)
+    std::int64_t fallbackNs, const StreamIdentity& stream)
 {
     std::string_view s = line;
     int task = -1;
@@ -673,7 +684,8 @@ void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::ui
             PendingTraceback done = std::move(tb);
             m_tracebacks.erase(open);
             addRecord(m_fp.arena->store(done.text), done.task, done.rank, done.rayIp, done.line, done.offset,
-                static_cast<std::size_t>(done.end - done.offset), done.fallbackNs, done.streamHost);
+                static_cast<std::size_t>(done.end - done.offset), done.fallbackNs,
+                { done.streamNode, done.streamAgentHost, done.streamRank });
         }
         return;
     }
@@ -687,11 +699,49 @@ void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::ui
         tb.offset = offset;
         tb.end = offset + length;
         tb.fallbackNs = fallbackNs;
-        tb.streamHost = std::string(streamHost);
+        tb.streamNode = std::string(stream.node);
+        tb.streamAgentHost = stream.agentHost;
+        tb.streamRank = stream.rank;
         m_tracebacks.emplace(streamKey, std::move(tb));
         return;
     }
-    addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs, streamHost);
+    noteSummaryIdentity(s, streamKey);
+    addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs, stream);
+}
+
+void AppLogLineReader::noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey)
+{
+    // ChildFailedError blocks (§7.8): keys padded to 10 characters, then ": ". The host is socket.getfqdn() of the
+    // agent, which may be a pod name or nonsense: it only counts when it names an allocated or manifest node, or a
+    // pod whose node pods.json gives.
+    const std::string_view t = trim(text);
+    auto value = [&](std::string_view key) -> std::string_view {
+        if (t.substr(0, key.size()) != key)
+            return {};
+        std::size_t p = key.size();
+        while (p < t.size() && t[p] == ' ')
+            ++p;
+        return t.substr(p, 2) == ": " ? trim(t.substr(p + 2)) : std::string_view();
+    };
+    if (const std::string_view host = value("host"); !host.empty()) {
+        const std::string name = core::NodeTable::normalise(host);
+        std::string node;
+        if (std::find(m_ctx.scopeNodes.begin(), m_ctx.scopeNodes.end(), name) != m_ctx.scopeNodes.end()
+            || (m_ctx.manifest && m_ctx.manifest->hosts.count(name)))
+            node = name;
+        else if (auto pod = m_ctx.podToNode.find(std::string(host)); pod != m_ctx.podToNode.end())
+            node = pod->second;
+        m_summaryHost[streamKey] = node;
+        return;
+    }
+    const std::string_view rank = value("rank");
+    const auto host = m_summaryHost.find(streamKey);
+    if (rank.empty() || host == m_summaryHost.end())
+        return;
+    int r = -1;
+    if (std::from_chars(rank.data(), rank.data() + rank.size(), r).ec == std::errc() && r >= 0 && !host->second.empty())
+        m_fp.rankNodes.emplace_back(r, m_fp.nodes.intern(host->second));
+    m_summaryHost.erase(host);
 }
 
 void AppLogLineReader::flush()
@@ -699,16 +749,18 @@ void AppLogLineReader::flush()
     // A traceback cut off by the end of the input still counts.
     for (auto& [key, tb] : m_tracebacks)
         addRecord(m_fp.arena->store(tb.text), tb.task, tb.rank, tb.rayIp, tb.line, tb.offset,
-            static_cast<std::size_t>(tb.end - tb.offset), tb.fallbackNs, tb.streamHost);
+            static_cast<std::size_t>(tb.end - tb.offset), tb.fallbackNs,
+            { tb.streamNode, tb.streamAgentHost, tb.streamRank });
     m_tracebacks.clear();
 }
 
 void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
-    std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, std::string_view streamHost)
+    std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, const StreamIdentity& stream)
 {
     core::Observation& o = m_fp.add(s, lineNo, offset, length);
-    if (!streamHost.empty() && o.node == core::kNoNode)
-        o.node = m_fp.internHost(streamHost);
+    const std::size_t index = m_fp.observations.size() - 1;
+    if (!stream.node.empty() && o.node == core::kNoNode && !stream.agentHost)
+        o.node = m_fp.internHost(stream.node);
     o.rank = rank;
     if (!rayIp.empty())
         if (auto it = m_ctx.ipToHost.find(std::string(rayIp)); it != m_ctx.ipToHost.end())
@@ -815,6 +867,11 @@ void AppLogLineReader::addRecord(std::string_view s, int task, int rank, std::st
         o.precisionNs = 0;
         o.quality = TimeQuality::Exact;
     }
+    // The stream's labels come last: what the record itself says (its host, srun task, [rankN]:, NCCL pid) wins.
+    if (o.rank < 0 && stream.rank >= 0)
+        o.rank = stream.rank;
+    if (o.node == core::kNoNode && stream.agentHost && !stream.node.empty())
+        m_fp.agentHostNodes.emplace_back(index, m_fp.internHost(stream.node));
 }
 
 void parseJobLog(FileParse& fp, const BundleContext& ctx)

@@ -72,6 +72,13 @@ struct FileParse
     std::map<std::string, int> pidRank;
     std::vector<std::pair<std::size_t, std::string>> pendingPidRank;
     std::vector<core::RankIdentity> ranks; ///< from NCCL init lines; node ids local to `nodes`
+    /// Rank → node statements other than NCCL init lines (the torchrun failure summary's host/rank pair); node ids
+    /// local to `nodes`. With the init lines and the records that name both, they place ranked records without a
+    /// node when the chunks are merged.
+    std::vector<std::pair<std::int32_t, core::NodeId>> rankNodes;
+    /// Records whose node only the shipping agent's host label names (a Loki host/hostname/instance label): applied
+    /// when the chunks are merged, after the rank → node map, to those still without a node.
+    std::vector<std::pair<std::size_t, core::NodeId>> agentHostNodes;
 
 private:
     std::string m_lastHost;
@@ -84,6 +91,8 @@ public:
     /// The same with an explicit zone for zone-less times (a multi-host file whose records name their host).
     void resolve(const core::CivilTime& t, core::Observation& o, const std::string& zoneName);
     void warn(std::uint64_t line, std::uint64_t offset, std::string code, std::string message);
+    /// A located diagnostic about the file that skips no record (a Prometheus answer's own warnings).
+    void note(std::uint64_t line, std::uint64_t offset, core::Severity severity, std::string code, std::string message);
     /// Interns a host name, remembering the last one (records of one file mostly name the same host).
     core::NodeId internHost(std::string_view name);
 
@@ -180,6 +189,28 @@ std::map<std::string, std::string> podNodesFromJson(std::string_view bytes);
 /// Returns false when the first records hold no such pair.
 bool journalBootAnchor(std::string_view bytes, std::string& host, std::int64_t& bootNs);
 
+/// What the labels of a log stream (a Loki stream, §2.4) say about its records. A record's own content wins: a
+/// host it names, its srun label, its [rankN]: prefix.
+struct StreamIdentity
+{
+    std::string_view node; ///< the node the stream's records come from, "" when the labels name none
+    /// `node` is the shipping agent's own host (host/hostname/instance), not a pod's node: it is applied after the
+    /// rank → node map (see FileParse::agentHostNodes).
+    bool agentHost = false;
+    std::int32_t rank = -1; ///< a rank/global_rank label
+};
+
+/// Labels of one Loki stream or record as (name, value); the first entry of a name wins, so a record's own labels
+/// go before the manifest's common labels.
+using LokiLabels = std::vector<std::pair<std::string_view, std::string_view>>;
+
+/// The node, rank and pod-derived node a Loki stream's labels give its records (priority order documented in
+/// loki_labels.cpp). A job log on a shared filesystem carries the collector's labels (trap 3, §9.7): there no
+/// label names the record's node.
+StreamIdentity lokiStreamIdentity(const LokiLabels& labels, const BundleContext& ctx);
+/// A kernel stream (transport="kernel", or a journald job): its records are the labelled host's, whatever the file.
+bool lokiKernelStream(const LokiLabels& labels);
+
 /// Application-log line handling shared by job logs and Loki streams: strips launcher prefixes (srun label,
 /// [rankN]:, [defaultN]:), finds the record's own time and host, and stores the observation.
 class AppLogLineReader
@@ -189,10 +220,10 @@ public:
         : m_fp(fp)
         , m_ctx(ctx)
     { }
-    /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time; `streamHost` (a pod stream's
-    /// node) when the line names no host itself.
+    /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time; `stream` (the stream's labels:
+    /// a pod's node, the agent's host, a rank) when the line names no host or rank itself.
     void read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
-        std::int64_t fallbackNs = INT64_MIN, std::string_view streamHost = {});
+        std::int64_t fallbackNs = INT64_MIN, const StreamIdentity& stream = {});
     /// Emits what is still grouped (a traceback the input ends in). Call once after the last read().
     void flush();
 
@@ -203,7 +234,9 @@ private:
         int task = -1;
         int rank = -1;
         std::string rayIp;
-        std::string streamHost;
+        std::string streamNode;
+        bool streamAgentHost = false;
+        std::int32_t streamRank = -1;
         std::uint64_t line = 0;
         std::uint64_t offset = 0;
         std::uint64_t end = 0;
@@ -213,12 +246,16 @@ private:
     static constexpr int kMaxTracebackLines = 400;
 
     void addRecord(std::string_view text, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
-        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, std::string_view streamHost);
+        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, const StreamIdentity& stream);
+    /// torchrun's failure summary: "  host      : node-02" then "  rank      : 12 (local_rank: 4)" in one stream
+    /// state that rank's node.
+    void noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey);
 
     FileParse& m_fp;
     const BundleContext& m_ctx;
     std::string m_key; ///< scratch for "host:pid"
     std::map<std::pair<int, int>, PendingTraceback> m_tracebacks; ///< open tracebacks per (srun task, rank)
+    std::map<std::pair<int, int>, std::string> m_summaryHost; ///< last torchrun summary "host :" per stream
 };
 
 } // namespace faultline::importers

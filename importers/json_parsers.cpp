@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <tuple>
 
 namespace faultline::importers {
 
@@ -31,59 +32,42 @@ std::int64_t parseInt64(std::string_view s, bool& ok)
     return v;
 }
 
-/// The Loki stream labels that matter for attribution, from a record's "labels" (or a stream's "stream") object,
-/// falling back to the manifest's common labels (logcli drops the labels shared by every stream).
-struct StreamLabels
+/// A Loki stream's or record's labels as views into `labels` (valid while its document is), then the manifest's
+/// common labels (logcli drops the labels shared by every stream), which the record's own override.
+void collectLabels(dom::object labels, bool present, const std::map<std::string, std::string>& common, LokiLabels& out)
 {
-    std::string_view host;
-    std::string_view pod;
-    std::string_view job;
-    std::string_view transport;
-    bool kernel() const { return transport == "kernel" || job.find("journal") != std::string_view::npos; }
-};
-
-StreamLabels streamLabels(dom::object labels, bool present, const std::map<std::string, std::string>& common)
-{
-    StreamLabels out;
+    out.clear();
     if (present)
         for (auto [k, v] : labels) {
             std::string_view val;
-            if (v.get(val) != SUCCESS)
-                continue;
-            if (k == "host" || k == "hostname" || k == "node_name")
-                out.host = val;
-            else if (k == "pod")
-                out.pod = val;
-            else if (k == "job")
-                out.job = val;
-            else if (k == "transport")
-                out.transport = val;
+            if (v.get(val) == SUCCESS)
+                out.emplace_back(k, val);
         }
-    auto fallback = [&](std::string_view& field, const char* key) {
-        if (auto it = common.find(key); field.empty() && it != common.end())
-            field = it->second;
-    };
-    fallback(out.host, "host");
-    fallback(out.job, "job");
-    fallback(out.transport, "transport");
-    return out;
+    for (const auto& [k, v] : common)
+        out.emplace_back(k, v);
 }
 
-/// A Kubernetes pod's node (pods JSON), so a pod's stream is that node's even when its lines name no host. A plain
-/// file tail (a Slurm job log) has no pod label: its lines are attributed by their content only (trap 3, §9.7).
-std::string_view podNode(std::string_view pod, const BundleContext& ctx)
+/// Restores file order (byte offset) of the observations, keeping the indices that refer to them.
+void sortByOffset(FileParse& fp)
 {
-    if (pod.empty())
-        return {};
-    const auto it = ctx.podToNode.find(std::string(pod));
-    return it == ctx.podToNode.end() ? std::string_view() : std::string_view(it->second);
-}
-
-StreamLabels streamLabels(dom::element record, const std::map<std::string, std::string>& common)
-{
-    dom::object labels;
-    const bool present = record["labels"].get(labels) == SUCCESS || record["stream"].get(labels) == SUCCESS;
-    return streamLabels(labels, present, common);
+    std::vector<std::size_t> order(fp.observations.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return fp.observations[a].where.byteOffset < fp.observations[b].where.byteOffset;
+    });
+    std::vector<std::size_t> newIndex(order.size());
+    std::vector<Observation> sorted;
+    sorted.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        newIndex[order[i]] = i;
+        sorted.push_back(fp.observations[order[i]]);
+    }
+    fp.observations = std::move(sorted);
+    for (auto& p : fp.pendingPidRank)
+        p.first = newIndex[p.first];
+    for (auto& p : fp.agentHostNodes)
+        p.first = newIndex[p.first];
 }
 
 } // namespace
@@ -174,7 +158,8 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
 {
     dom::parser parser;
     AppLogLineReader app(fp, ctx);
-    // Loki streams of kernel logs vs job logs: decided by labels (manifest common labels, then per-line labels).
+    LokiLabels labels;
+    // Loki streams of kernel logs vs job logs: decided by labels (per-line labels, then manifest common labels).
     fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (line.empty())
             return true;
@@ -191,25 +176,24 @@ void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx)
             fp.warn(no, off, "logcli-no-line", "logcli record has no \"line\"; skipped");
             return true;
         }
-        // Only the labels that decide the stream's kind and host are read (no per-record map).
-        const StreamLabels labels = streamLabels(doc, fp.labels);
+        dom::object lab;
+        const bool present = doc["labels"].get(lab) == SUCCESS || doc["stream"].get(lab) == SUCCESS;
+        collectLabels(lab, present, fp.labels, labels);
         std::int64_t fallback = INT64_MIN;
         core::CivilTime t;
         if (getString(doc, "timestamp", ts) && core::parseIsoTime(ts, t) > 0 && t.hasOffset)
             fallback = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
         const std::string_view stored = fp.arena->store(text);
-        const bool kernel = labels.kernel();
-        if (kernel) {
+        const StreamIdentity id = lokiStreamIdentity(labels, ctx);
+        if (lokiKernelStream(labels)) {
             Observation& o = fp.add(stored, no, off, line.size());
             o.kind = SourceKind::Kernel;
-            if (!labels.host.empty())
-                o.node = fp.internHost(labels.host);
+            if (!id.node.empty())
+                o.node = fp.internHost(id.node);
             o.timeNs = fallback;
             o.quality = fallback == INT64_MIN ? TimeQuality::Missing : TimeQuality::Exact;
         } else {
-            // Job logs are tailed on one host (trap 3, §9.7): the host label is the collector's, so the record's
-            // node comes from its content only.
-            app.read(stored, no, off, line.size(), fallback, podNode(labels.pod, ctx));
+            app.read(stored, no, off, line.size(), fallback, id);
         }
         return true;
     });
@@ -223,15 +207,28 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
     dom::element doc;
     if (!json::parseDocument(fp, parser, doc, "Loki response"))
         return;
+    // Loki's API answers a failed query with the Prometheus-style envelope (status "error", errorType, error).
+    std::string_view status;
+    if (getString(doc, "status", status) && status != "success") {
+        const std::string_view errorType = json::stringAt(doc, "errorType");
+        const std::string_view error = json::stringAt(doc, "error");
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(1, 0, "loki-status",
+            "the Loki query failed (status '" + std::string(status) + "'"
+                + (errorType.empty() ? std::string() : ", errorType " + std::string(errorType)) + ")"
+                + (error.empty() ? std::string() : ": " + std::string(error)));
+    }
     dom::array result;
     if (doc["data"]["result"].get(result) != SUCCESS) {
         fp.source.status = core::CoverageStatus::Error;
-        fp.warn(1, 0, "loki-shape", "no data.result array in the Loki response");
+        if (fp.source.warnings.empty() || fp.source.warnings.back().code != "loki-status")
+            fp.warn(1, 0, "loki-shape", "no data.result array in the Loki response");
         return;
     }
     AppLogLineReader app(fp, ctx);
     LineCounter lines(buf);
     std::size_t searchFrom = 0;
+    LokiLabels view;
     for (dom::element stream : result) {
         std::map<std::string, std::string> labels = fp.labels;
         dom::object lab;
@@ -241,15 +238,14 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                 if (v.get(val) == SUCCESS)
                     labels[std::string(k)] = std::string(val);
             }
-        auto isKernel = [](const std::map<std::string, std::string>& l) {
-            const auto transport = l.find("transport");
-            const auto job = l.find("job");
-            return (transport != l.end() && transport->second == "kernel")
-                || (job != l.end() && job->second.find("journal") != std::string::npos);
-        };
         dom::array values;
         if (stream["values"].get(values) != SUCCESS)
             continue;
+        LokiLabels streamView;
+        for (const auto& [k, v] : labels)
+            streamView.emplace_back(k, v);
+        const bool streamKernel = lokiKernelStream(streamView);
+        const StreamIdentity streamId = lokiStreamIdentity(streamView, ctx);
         for (dom::element val : values) {
             dom::array pair;
             std::string_view ts;
@@ -261,7 +257,8 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
             }
             // Loki 3 with categorize-labels: a third element carries structured metadata and parsed labels,
             // which name the entry's host, pod or rank as stream labels otherwise would.
-            const std::map<std::string, std::string>* entryLabels = &labels;
+            bool kernel = streamKernel;
+            StreamIdentity id = streamId;
             std::map<std::string, std::string> withMeta;
             dom::object meta;
             if (pair.at(2).get(meta) == SUCCESS) {
@@ -275,9 +272,12 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
                                 withMeta[std::string(k)] = std::string(mv);
                         }
                 }
-                entryLabels = &withMeta;
+                view.clear();
+                for (const auto& [k, v] : withMeta)
+                    view.emplace_back(k, v);
+                kernel = lokiKernelStream(view);
+                id = lokiStreamIdentity(view, ctx);
             }
-            const bool kernel = isKernel(*entryLabels);
             // Provenance: the value's timestamp string, searched forward in the raw text.
             const std::string needle = "\"" + std::string(ts) + "\"";
             std::size_t at = buf.find(needle, searchFrom);
@@ -291,22 +291,19 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx)
             if (kernel) {
                 Observation& o = fp.add(stored, lines.lineAt(at), at, needle.size() + text.size());
                 o.kind = SourceKind::Kernel;
-                if (auto h = entryLabels->find("host"); h != entryLabels->end())
-                    o.node = fp.internHost(h->second);
+                if (!id.node.empty())
+                    o.node = fp.internHost(id.node);
                 if (ok) {
                     o.timeNs = ns;
                     o.quality = TimeQuality::Exact;
                 }
             } else {
-                const auto pod = entryLabels->find("pod");
-                app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN,
-                    pod == entryLabels->end() ? std::string_view() : podNode(pod->second, ctx));
+                app.read(stored, lines.lineAt(at), at, needle.size() + text.size(), ok ? ns : INT64_MIN, id);
             }
         }
     }
     // Streams come newest-first by default: restore time order within the file.
-    std::stable_sort(fp.observations.begin(), fp.observations.end(),
-        [](const Observation& a, const Observation& b) { return a.where.byteOffset < b.where.byteOffset; });
+    sortByOffset(fp);
     app.flush();
 }
 
@@ -351,9 +348,45 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
     dom::element inner;
     if (doc["response"].get(inner) == SUCCESS)
         response = inner; // promql-snapshot envelope (§4.5)
+    LineCounter lines(buf);
+    // The API envelope (§4.1): "status" "error" is a failed query (HTTP 400/422/503) with "errorType" and "error";
+    // its "data" may still hold what was collected. "warnings" (and Prometheus 3 "infos") accompany an answer,
+    // even a successful one: each is kept as a located diagnostic.
     std::string_view status;
-    if (getString(response, "status", status) && status != "success")
-        fp.warn(1, 0, "prom-status", "Prometheus response status is '" + std::string(status) + "'");
+    const bool failed = getString(response, "status", status) && status != "success";
+    if (failed) {
+        const std::string_view errorType = json::stringAt(response, "errorType");
+        const std::string_view error = json::stringAt(response, "error");
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(1, 0, "prom-status",
+            "the Prometheus query failed (status '" + std::string(status) + "'"
+                + (errorType.empty() ? std::string() : ", errorType " + std::string(errorType)) + ")"
+                + (error.empty() ? std::string() : ": " + std::string(error)));
+    }
+    for (const auto& [key, code, severity] : { std::tuple { "warnings", "prom-warning", core::Severity::Warning },
+             std::tuple { "infos", "prom-info", core::Severity::Info } }) {
+        dom::array notes;
+        if (response[key].get(notes) != SUCCESS)
+            continue;
+        const std::string quotedKey = "\"" + std::string(key) + "\"";
+        std::size_t from = buf.rfind(quotedKey);
+        from = from == std::string_view::npos ? 0 : from;
+        for (dom::element n : notes) {
+            std::string_view text;
+            if (n.get(text) != SUCCESS)
+                continue;
+            // Located at the warning's own text (its first characters, before any JSON escape).
+            const std::string_view head = text.substr(0, std::min(text.find_first_of("\"\\/<>&"), std::size_t(32)));
+            std::size_t at = head.empty() ? std::string_view::npos : buf.find(head, from);
+            if (at == std::string_view::npos)
+                at = from;
+            else
+                from = at + head.size();
+            fp.note(lines.lineAt(at), at, severity, code,
+                std::string(severity == core::Severity::Info ? "Prometheus info" : "Prometheus warning") + ": "
+                    + std::string(text));
+        }
+    }
     dom::array result;
     std::string_view type;
     dom::element data;
@@ -361,10 +394,10 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
         getString(data, "resultType", type);
     if (response["data"]["result"].get(result) != SUCCESS) {
         fp.source.status = core::CoverageStatus::Error;
-        fp.warn(1, 0, "prom-shape", "no data.result array in the Prometheus response");
+        if (!failed) // a failed query's answer need not carry data: prom-status said why there is none
+            fp.warn(1, 0, "prom-shape", "no data.result array in the Prometheus response");
         return;
     }
-    LineCounter lines(buf);
     std::size_t searchFrom = 0;
     for (dom::element series : result) {
         if (!series.is_object())

@@ -57,6 +57,24 @@ void keyValues(std::string_view line, bool nodeRecord, std::vector<std::pair<std
     }
 }
 
+/// The pairs of a logcli label set body `k="v", k2="v2"` (Go-quoted values, kept with their escapes).
+void goLabels(std::string_view body, LokiLabels& out)
+{
+    std::size_t p = 0;
+    while (p < body.size()) {
+        while (p < body.size() && (body[p] == ' ' || body[p] == ','))
+            ++p;
+        const auto eq = body.find('=', p);
+        if (eq == std::string_view::npos || eq + 1 >= body.size() || body[eq + 1] != '"')
+            return;
+        std::size_t e = eq + 2;
+        while (e < body.size() && body[e] != '"')
+            e += body[e] == '\\' ? std::size_t(2) : std::size_t(1);
+        out.emplace_back(trimmed(body.substr(p, eq - p)), body.substr(eq + 2, std::min(e, body.size()) - eq - 2));
+        p = e + 1;
+    }
+}
+
 } // namespace
 
 // scontrol show job / show node, multi-line ("   key=value" continuations) or one-line (-o).
@@ -250,6 +268,7 @@ void parsePromText(FileParse& fp, const BundleContext& ctx)
 void parseLogcliText(FileParse& fp, const BundleContext& ctx)
 {
     AppLogLineReader app(fp, ctx);
+    LokiLabels labels;
     fp.eachLine([&](std::string_view line, std::uint64_t no, std::uint64_t off) {
         if (trimmed(line).empty())
             return true;
@@ -257,8 +276,7 @@ void parseLogcliText(FileParse& fp, const BundleContext& ctx)
         const std::size_t used = core::parseIsoTime(line, t);
         std::int64_t ns = INT64_MIN;
         std::string_view text = line;
-        std::string host;
-        bool kernel = false;
+        labels.clear();
         if (used > 0 && t.hasOffset && used < line.size() && line[used] == ' ') {
             ns = core::civilAsUtcNs(t) - static_cast<std::int64_t>(t.offsetSeconds) * kNsPerSec;
             text = line.substr(used + 1);
@@ -274,24 +292,23 @@ void parseLogcliText(FileParse& fp, const BundleContext& ctx)
                     else if (text[k] == '}' && !inQuote)
                         break;
                 }
-                const std::string_view labels = text.substr(0, k + 1);
-                if (const auto h = labels.find("host=\""); h != std::string_view::npos)
-                    host = std::string(labels.substr(h + 6, labels.find('"', h + 6) - h - 6));
-                kernel = labels.find("transport=\"kernel\"") != std::string_view::npos
-                    || labels.find("journal") != std::string_view::npos;
+                goLabels(text.substr(1, k == 0 ? 0 : k - 1), labels);
                 text = trimmed(text.substr(std::min(k + 1, text.size())));
             }
         }
-        if (kernel) {
+        for (const auto& [key, value] : fp.labels) // the manifest's common labels, which logcli left out
+            labels.emplace_back(key, value);
+        const StreamIdentity id = lokiStreamIdentity(labels, ctx);
+        if (lokiKernelStream(labels)) {
             Observation& o = fp.add(text, no, off, line.size());
             o.kind = SourceKind::Kernel;
-            if (!host.empty())
-                o.node = fp.internHost(host);
+            if (!id.node.empty())
+                o.node = fp.internHost(id.node);
             o.timeNs = ns;
             o.precisionNs = ns == INT64_MIN ? 0 : t.precisionNs();
             o.quality = ns == INT64_MIN ? core::TimeQuality::Missing : core::TimeQuality::Exact;
         } else {
-            app.read(text, no, off, line.size(), ns);
+            app.read(text, no, off, line.size(), ns, id);
         }
         return true;
     });

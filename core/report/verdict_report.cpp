@@ -238,12 +238,20 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
             s += ")";
         return s;
     };
+    // Where an event happened: its node, GPU and rank. A rank whose node no evidence names is said so; "job-level"
+    // is kept for events that belong to no node and no rank (the scheduler's view of the job).
     auto who = [&](const Event& e) {
-        std::string s = e.node == kNoNode ? std::string("job-level") : v.nodes.name(e.node);
+        std::string s;
+        if (e.node != kNoNode)
+            s = v.nodes.name(e.node);
+        else if (e.rank < 0)
+            s = "job-level";
         if (!e.gpu.empty())
-            s += " gpu " + e.gpu;
+            s += (s.empty() ? "" : " ") + std::string("gpu ") + e.gpu;
         if (e.rank >= 0)
-            s += " rank " + std::to_string(e.rank);
+            s += (s.empty() ? "" : " ") + std::string("rank ") + std::to_string(e.rank);
+        if (e.node == kNoNode && e.rank >= 0)
+            s += " (node unknown)";
         return s;
     };
 
@@ -292,9 +300,14 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
     if (!v.symptoms.empty()) {
         line(std::string(bold) + "symptoms:" + reset);
         for (const auto& g : v.symptoms) {
-            std::string s = "  " + std::to_string(g.count) + "x " + g.type + " on " + list(g.nodes);
+            // "on node-04 ranks 24-31", "on ranks 24-31" when no evidence names their nodes, never "on none".
+            std::string s = "  " + std::to_string(g.count) + "x " + g.type;
+            if (!g.nodes.empty())
+                s += " on " + list(g.nodes);
             if (!g.ranks.empty())
-                s += " ranks " + formatRankList(g.ranks);
+                s += (g.nodes.empty() ? " on ranks " : " ranks ") + formatRankList(g.ranks);
+            if (g.nodes.empty() && g.ranks.empty())
+                s += " (node unknown)";
             if (v.hasCause)
                 s += ", " + formatDelta(g.firstNs - v.events[v.cause].timeNs) + " .. "
                     + formatDelta(g.lastNs - v.events[v.cause].timeNs) + " after the cause";

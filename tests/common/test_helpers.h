@@ -45,10 +45,11 @@ inline std::string diagCodes(const std::vector<core::Diagnostic>& diags)
 
 } // namespace faultline::tests
 
-namespace faultline::core {
-// Readable QCOMPARE failures for core types (Qt Test's documented extension point).
-inline char* toString(const std::string& s)
+// Readable QCOMPARE failures for std::string: Qt Test prints a value through QTest::toString, whose generic template
+// knows nothing of std::string (and an overload in our own namespace is not found for a type of namespace std), so
+// it is specialised here, as Qt Test documents for types it does not know.
+template <>
+inline char* QTest::toString<std::string>(const std::string& s)
 {
     return QTest::toString(QString::fromStdString(s));
 }
-} // namespace faultline::core

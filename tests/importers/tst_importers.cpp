@@ -34,6 +34,12 @@ std::vector<const Observation*> records(const EvidenceSet& ev, const std::string
     return out;
 }
 
+/// Strings compared as QString, so a failing QCOMPARE prints both values.
+QString text(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
 bool hasWarning(const Source* s, const std::string& code, std::uint64_t line = 0)
 {
     for (const auto& d : s->warnings)
@@ -483,6 +489,256 @@ private Q_SLOTS:
         QVERIFY(ev.diagnostics.front().where.line >= 2);
     }
 
+    void lokiNodeLabels_data()
+    {
+        // What the shipping agents put on a stream (evidence-formats.md §2.4): Promtail's Kubernetes discovery relabels
+        // __meta_kubernetes_pod_node_name to node_name; other configs use node or nodename, OTel k8s_node_name;
+        // host agents add host/hostname, a scrape-style instance carries a port.
+        QTest::addColumn<QString>("labels");
+        QTest::addColumn<QString>("node");
+        QTest::addRow("node_name") << "\"node_name\":\"node-03\",\"pod\":\"train-3\""
+                                   << "node-03";
+        QTest::addRow("nodename") << "\"nodename\":\"node-03\""
+                                  << "node-03";
+        QTest::addRow("hostname") << "\"hostname\":\"node-03.cluster.local\""
+                                  << "node-03";
+        QTest::addRow("host") << "\"host\":\"node-03\""
+                              << "node-03";
+        QTest::addRow("instance-port") << "\"instance\":\"node-03:9080\""
+                                       << "node-03";
+        QTest::addRow("instance-ip") << "\"instance\":\"10.0.0.3:9080\""
+                                     << "node-03";
+        QTest::addRow("kubernetes_node_name") << "\"kubernetes_node_name\":\"node-03\""
+                                              << "node-03";
+        QTest::addRow("k8s_node_name") << "\"k8s_node_name\":\"node-03\""
+                                       << "node-03";
+        QTest::addRow("node") << "\"node\":\"node-03\""
+                              << "node-03";
+        // The pod's node outranks the agent's own host name.
+        QTest::addRow("node_name-over-host") << "\"host\":\"collector-01\",\"node_name\":\"node-03\""
+                                             << "node-03";
+        QTest::addRow("hostname-over-instance") << "\"hostname\":\"node-03\",\"instance\":\"node-09:9080\""
+                                                << "node-03";
+    }
+    void lokiNodeLabels()
+    {
+        // A CUDA OOM on rank 13 whose line names no host: the stream's node label is the record's node, in the
+        // logcli jsonl export and in the query_range body alike.
+        QFETCH(QString, labels);
+        QFETCH(QString, node);
+        const std::string l = labels.toStdString();
+        const std::string oom = "[rank13]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB.";
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml", "hosts:\n  node-03: {tz: UTC, ip: 10.0.0.3}\n" },
+                { "oom.jsonl",
+                    "{\"labels\":{" + l + "},\"line\":\"" + oom + "\",\"timestamp\":\"2026-11-02T10:15:06.2298Z\"}\n" },
+                { "oom.query_range.json",
+                    "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{" + l
+                        + "},\"values\":[[\"1793614506229800000\",\"" + oom + "\"]]}]}}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        for (const char* file : { "oom.jsonl", "oom.query_range.json" }) {
+            const auto r = records(ev, file);
+            QVERIFY2(r.size() == 1, file);
+            QCOMPARE(r[0]->rank, 13);
+            QCOMPARE(text(ev.nodeName(r[0]->node)), node);
+        }
+    }
+
+    void lokiKernelStreamNodeLabels()
+    {
+        // A kernel stream (journald via the agent) named by hostname, and one by instance: the Xid's node.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "kernel.json",
+                "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":["
+                "{\"stream\":{\"job\":\"node-journal\",\"transport\":\"kernel\",\"hostname\":\"node-02\"},"
+                "\"values\":[[\"1793614501123456000\",\"NVRM: Xid (PCI:0000:c3:00): 149, NETIR_LINK_EVT  Fatal\"]]},"
+                "{\"stream\":{\"job\":\"node-journal\",\"transport\":\"kernel\",\"instance\":\"node-04:9080\"},"
+                "\"values\":[[\"1793614502000000000\",\"NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the "
+                "bus.\"]]}]}}" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const auto r = records(ev, "kernel.json");
+        QCOMPARE(r.size(), std::size_t(2));
+        QCOMPARE(text(sourceKindName(r[0]->kind)), QStringLiteral("kernel"));
+        QCOMPARE(text(ev.nodeName(r[0]->node)), QStringLiteral("node-02"));
+        QCOMPARE(text(ev.nodeName(r[1]->node)), QStringLiteral("node-04"));
+    }
+
+    void lokiPodAndRankLabels()
+    {
+        // A stream labelled with its pod (pods.json names the node) and its rank: a line with neither prefix nor
+        // host takes both; a line's own [rankN]: prefix wins over the label.
+        QTemporaryDir dir;
+        // kubectl sorts keys: a List's "kind" comes after its items.
+        const std::string pods =
+            "{\"apiVersion\": \"v1\", \"items\": [{\"apiVersion\": \"v1\", \"kind\": \"Pod\", "
+            "\"metadata\": {\"name\": \"train-3-abc\", \"namespace\": \"ml\"}, \"spec\": "
+            "{\"nodeName\": \"node-07\"}, \"status\": {\"phase\": \"Failed\"}}], \"kind\": \"List\"}";
+        tests::writeFiles(dir,
+            { { "pods.json", pods },
+                { "pod.jsonl",
+                    "{\"labels\":{\"pod\":\"train-3-abc\",\"rank\":\"27\"},\"line\":\"torch.OutOfMemoryError: CUDA out "
+                    "of memory.\",\"timestamp\":\"2026-11-02T10:15:06Z\"}\n"
+                    "{\"labels\":{\"pod\":\"train-3-abc\",\"rank\":\"27\"},\"line\":\"[rank26]: KeyError: "
+                    "'x'\",\"timestamp\":\"2026-11-02T10:15:07Z\"}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const auto r = records(ev, "pod.jsonl");
+        QCOMPARE(r.size(), std::size_t(2));
+        QCOMPARE(text(ev.nodeName(r[0]->node)), QStringLiteral("node-07"));
+        QCOMPARE(r[0]->rank, 27);
+        QCOMPARE(text(ev.nodeName(r[1]->node)), QStringLiteral("node-07"));
+        QCOMPARE(r[1]->rank, 26);
+    }
+
+    void lokiSharedJobLogIsNotTheCollectors()
+    {
+        // Trap 3 (§9.7): a job log on a shared filesystem, tailed on node-01, carries node-01's labels; its lines
+        // are attributed by their content (srun label, NCCL host, rank → node), never by the collector's name.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml",
+                  "workload: {scheduler: slurm, job_id: \"7\", nodes: \"node-[01-02]\"}\nfiles:\n"
+                  "  joblog.jsonl: {format: logcli-jsonl, labels: {job: slurm-joblogs, host: node-01, filename: "
+                  "/shared/jobs/slurm-7.out}}\n" },
+                { "joblog.jsonl",
+                    "{\"labels\":{},\"line\":\"1: [rank12]: KeyError: 'x'\",\"timestamp\":\"2026-11-02T10:15:06Z\"}\n"
+                    "{\"labels\":{},\"line\":\"[rank13]: torch.OutOfMemoryError: CUDA out of "
+                    "memory.\",\"timestamp\":\"2026-11-02T10:15:07Z\"}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const auto r = records(ev, "joblog.jsonl");
+        QCOMPARE(r.size(), std::size_t(2));
+        QCOMPARE(text(ev.nodeName(r[0]->node)), QStringLiteral("node-02")); // srun task 1
+        QCOMPARE(text(ev.nodeName(r[1]->node)), QString()); // nothing names rank 13's node; node-01 only collected it
+    }
+
+    void rankWithoutNodeTakesTheIdentityMap()
+    {
+        // Records with a rank and no node take the node the bundle's identity statements give that rank: NCCL init
+        // lines (rank 13), the torchrun failure summary's host/rank pair (rank 21) and an srun-labelled [rankN]:
+        // line (rank 5).
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "faultline.yaml", "workload: {scheduler: slurm, job_id: \"7\", nodes: \"node-[01-03]\"}\n" },
+                { "slurm-7.out",
+                    "1: node-02:48816:48816 [5] NCCL INFO ncclCommInitRankConfig comm 0x1 rank 13 nranks 24 cudaDev 5 "
+                    "nvmlDev 5 busId c3000 commId 0x2 - Init COMPLETE\n"
+                    "0: [rank5]: step 100 loss 2.5\n"
+                    "2: Root Cause (first observed failure):\n2: [0]:\n2:   time      : 2026-11-02_10:15:08\n"
+                    "2:   host      : node-03.cluster.local\n2:   rank      : 21 (local_rank: 5)\n" },
+                { "loki.jsonl",
+                    "{\"labels\":{},\"line\":\"[rank13]: torch.OutOfMemoryError: CUDA out of "
+                    "memory.\",\"timestamp\":\"2026-11-02T10:15:06Z\"}\n"
+                    "{\"labels\":{},\"line\":\"[rank21]: KeyError: 'x'\",\"timestamp\":\"2026-11-02T10:15:07Z\"}\n"
+                    "{\"labels\":{},\"line\":\"[rank5]: RuntimeError: boom\",\"timestamp\":\"2026-11-02T10:15:08Z\"}\n"
+                    "{\"labels\":{},\"line\":\"[rank99]: unknown rank\",\"timestamp\":\"2026-11-02T10:15:09Z\"}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const auto r = records(ev, "loki.jsonl");
+        QCOMPARE(r.size(), std::size_t(4));
+        QCOMPARE(text(ev.nodeName(r[0]->node)), QStringLiteral("node-02"));
+        QCOMPARE(text(ev.nodeName(r[1]->node)), QStringLiteral("node-03"));
+        QCOMPARE(text(ev.nodeName(r[2]->node)), QStringLiteral("node-01"));
+        QCOMPARE(text(ev.nodeName(r[3]->node)), QString());
+    }
+
+    void jobOutputWithIsoFirstLine()
+    {
+        // A batch script that stamps its first line is still the job's output, not a slurmctld log: that needs the
+        // daemon's line shape ("[time] function: ...", "[time] error: ...", "[time] [48213.0] ...").
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "slurm-48213.out",
+                  "[2026-11-02T08:15:02.123] starting llm-pretrain-7b on node-01\n"
+                  "0: [rank0]: step 0 loss 11.2\n1: [rank8]: step 0 loss 11.2\n"
+                  "srun: error: node-02: task 1: Exited with exit code 1\n" },
+                { "run.log", "[2026-11-02T08:15:02] starting training\n[2026-11-02T08:15:03] epoch 1\n" },
+                { "slurmctld.log",
+                    "[2026-11-02T08:14:52.771] _slurm_rpc_submit_batch_job: JobId=48213 InitPrio=10000 usec=587\n"
+                    "[2026-11-02T10:15:44.206] update_node: node node-02 state set to DRAINING\n" },
+                { "d/slurmd.log",
+                    "[2026-11-02T08:15:02.114] launch task StepId=48213.0 request from UID:1001 GID:1001\n"
+                    "[2026-11-02T10:25:06.902] [48213.0] error: *** STEP 48213.0 ON node-02 CANCELLED ***\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(text(source(ev, "slurm-48213.out")->format), QStringLiteral("slurm-joblog"));
+        QCOMPARE(text(source(ev, "run.log")->format), QStringLiteral("text"));
+        QCOMPARE(text(source(ev, "slurmctld.log")->format), QStringLiteral("slurmctld-log"));
+        QCOMPARE(text(source(ev, "d/slurmd.log")->format), QStringLiteral("slurmd-log"));
+        const auto r = records(ev, "slurm-48213.out");
+        QCOMPARE(r.size(), std::size_t(4));
+        QCOMPARE(r[1]->rank, 0);
+    }
+
+    void prometheusErrorEnvelope()
+    {
+        // The API's own answer to a failed query (HTTP 400/422/503), saved as it came (no trailing newline): a
+        // Prometheus source whose query failed, with the errorType and the error, never a truncated text file.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "gpu_util__20261102T1000Z__20261102T1030Z__15s.json",
+                "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"query\\\": 1:21: "
+                "parse error: unexpected \\\"=\\\"\"}" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Source* s = source(ev, "gpu_util__20261102T1000Z__20261102T1030Z__15s.json");
+        QVERIFY(s);
+        QCOMPARE(text(s->format), QStringLiteral("prometheus-query-range"));
+        QCOMPARE(text(sourceKindName(s->kind)), QStringLiteral("metrics"));
+        QCOMPARE(text(coverageStatusName(s->status)), QStringLiteral("error"));
+        QVERIFY2(!hasWarning(s, "truncated"), tests::diagCodes(s->warnings).c_str());
+        QVERIFY2(!hasWarning(s, "prom-shape"), tests::diagCodes(s->warnings).c_str());
+        QVERIFY2(hasWarning(s, "prom-status", 1), tests::diagCodes(s->warnings).c_str());
+        std::string message;
+        for (const auto& d : s->warnings)
+            if (d.code == "prom-status")
+                message = d.message;
+        QVERIFY2(message.find("bad_data") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("parse error: unexpected \"=\"") != std::string::npos, message.c_str());
+    }
+
+    void lokiErrorEnvelope()
+    {
+        // Loki's failed query, saved under loki/: a Loki source (not metrics) whose query failed.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "loki/joblog.query_range.json",
+                "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error at line 1, col 7: "
+                "syntax error: unexpected IDENTIFIER\"}" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Source* s = source(ev, "loki/joblog.query_range.json");
+        QVERIFY(s);
+        QCOMPARE(text(s->format), QStringLiteral("loki-query-range"));
+        QCOMPARE(text(coverageStatusName(s->status)), QStringLiteral("error"));
+        QVERIFY2(hasWarning(s, "loki-status", 1), tests::diagCodes(s->warnings).c_str());
+        QVERIFY2(!hasWarning(s, "loki-shape") && !hasWarning(s, "truncated"), tests::diagCodes(s->warnings).c_str());
+    }
+
+    void prometheusWarningsAreKept()
+    {
+        // A successful answer with warnings (and Prometheus 3 infos): the series are imported, every warning is a
+        // located diagnostic of the source, and the source stays ok.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "dcgm_xid.json",
+                "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n"
+                "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_XID_ERRORS\",\"Hostname\":\"node-02\",\"gpu\":\"5\"},"
+                "\"values\":[[1793614515,\"149\"],[1793614530,\"149\"]]}]},\n"
+                "\"warnings\":[\"PromQL warning: query hit the sample limit, results may be partial\",\n"
+                "\"remote read: store unavailable\"],\n"
+                "\"infos\":[\"PromQL info: metric might not be a counter\"]}" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Source* s = source(ev, "dcgm_xid.json");
+        QVERIFY(s);
+        QCOMPARE(text(s->format), QStringLiteral("prometheus-query-range"));
+        QCOMPARE(text(coverageStatusName(s->status)), QStringLiteral("ok"));
+        QCOMPARE(s->records, std::uint64_t(2));
+        QCOMPARE(ev.metrics.size(), std::size_t(1));
+        QCOMPARE(text(ev.nodeName(ev.metrics[0].node)), QStringLiteral("node-02"));
+        QVERIFY2(hasWarning(s, "prom-warning", 3), tests::diagCodes(s->warnings).c_str());
+        QVERIFY2(hasWarning(s, "prom-warning", 4), tests::diagCodes(s->warnings).c_str());
+        QVERIFY2(hasWarning(s, "prom-info", 5), tests::diagCodes(s->warnings).c_str());
+        QVERIFY(!hasWarning(s, "truncated"));
+        QCOMPARE(s->skipped, std::uint64_t(0)); // a warning about the answer skips no record
+    }
+
     void detection_data()
     {
         QTest::addColumn<QString>("head");
@@ -509,6 +765,30 @@ private Q_SLOTS:
                                 << "promql-snapshot";
         QTest::addRow("loki") << "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\""
                               << "loki-query-range";
+        QTest::addRow("slurmd-step") << "[2026-11-02T10:25:07.301] [48213.0] main: done with step (step_rc: 256)"
+                                     << "slurmctld-log";
+        QTest::addRow("slurmctld-error") << "[2026-11-02T10:20:03.101] error: Nodes node-02 not responding"
+                                         << "slurmctld-log";
+        QTest::addRow("slurmctld-rfc3339") << "[2026-11-02T10:15:44+01:00] update_node: node node-02 state set to DOWN"
+                                           << "slurmctld-log";
+        QTest::addRow("slurmctld-startup")
+            << "[2026-11-02T06:00:01.002] slurmctld version 25.11.0 started on cluster gpu-east\n"
+               "[2026-11-02T06:00:01.113] accounting_storage/slurmdbd: clusteracct_storage_p_register_ctld: "
+               "Registering slurmctld at port 6817\n"
+               "[2026-11-02T06:00:01.200] Recovered state of 4 nodes\n"
+               "[2026-11-02T06:00:01.201] Recovered information about 0 jobs\n"
+               "[2026-11-02T06:00:01.305] select/cons_tres: part_data_create_array: preparing for 1 partitions\n"
+               "[2026-11-02T06:00:01.400] Running as primary controller\n"
+            << "slurmctld-log";
+        QTest::addRow("stamped-stdout") << "[2026-11-02T08:15:02.123] starting training on node-01\nepoch 1\n"
+                                        << "text";
+        QTest::addRow("stamped-stdout-labels") << "[2026-11-02T08:15:02] start\n0: [rank0]: a\n1: [rank8]: b\n"
+                                               << "slurm-joblog";
+        QTest::addRow("prom-error") << "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out\"}"
+                                    << "prometheus-query-range";
+        QTest::addRow("prom-error-pretty")
+            << "{\n  \"status\": \"error\",\n  \"errorType\": \"bad_data\",\n  \"error\": \"x\"\n}"
+            << "prometheus-query-range";
         QTest::addRow("joblog") << "0: hello\n1: world\n"
                                 << "slurm-joblog";
         QTest::addRow("unknown") << "just some words\nand more"
@@ -520,6 +800,47 @@ private Q_SLOTS:
         QFETCH(QString, format);
         std::string reason;
         QCOMPARE(QString::fromStdString(importers::detectFormat(head.toStdString(), "f", reason)), format);
+        QVERIFY(!reason.empty());
+    }
+
+    void detectionByName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("head");
+        QTest::addColumn<QString>("format");
+        const QString stamped = QStringLiteral("[2026-11-02T08:15:02.123] starting llm-pretrain-7b\nepoch 1\n");
+        QTest::addRow("slurm-N.out") << "joblogs/slurm-48213.out" << stamped << "slurm-joblog";
+        QTest::addRow("slurm-N.err") << "slurm-48213.err" << stamped << "slurm-joblog";
+        QTest::addRow("array-task.out") << "slurm-48100_7.out" << stamped << "slurm-joblog";
+        // Daemon lines named like job output are still the job's output (srun/sbatch --output names it).
+        QTest::addRow("daemon-shaped-out") << "slurm-48213.out"
+                                           << "[2026-11-02T08:14:52.771] _job_complete: JobId=1 done\n"
+                                           << "slurm-joblog";
+        QTest::addRow("slurmd.log") << "nodes/node-02/slurmd.log"
+                                    << "[2026-11-02T08:15:02.114] launch task StepId=48213.0 request from UID:1001\n"
+                                    << "slurmd-log";
+        // An API error envelope is Prometheus's, unless the path says the answer is Loki's.
+        QTest::addRow("prom-error") << "prometheus/gpu_util.json"
+                                    << "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out\"}"
+                                    << "prometheus-query-range";
+        QTest::addRow("prom-error-no-type") << "gpu_util.json"
+                                            << "{\"status\": \"error\", \"error\": \"upstream unavailable\"}"
+                                            << "prometheus-query-range";
+        QTest::addRow("loki-error") << "loki/kernel_all_nodes.query_range.json"
+                                    << "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}"
+                                    << "loki-query-range";
+        QTest::addRow("slurmctld.log") << "slurmctld.log"
+                                       << "[2026-11-02T10:15:44.206] update_node: node node-02 reason set to: NHC\n"
+                                       << "slurmctld-log";
+    }
+    void detectionByName()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, head);
+        QFETCH(QString, format);
+        std::string reason;
+        QCOMPARE(
+            QString::fromStdString(importers::detectFormat(head.toStdString(), name.toStdString(), reason)), format);
         QVERIFY(!reason.empty());
     }
 };

@@ -178,6 +178,82 @@ private Q_SLOTS:
         QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-02"));
     }
 
+    void lokiNodeLabelsNameTheCulprit()
+    {
+        // A Kubernetes job exported from Loki only (Promtail's Kubernetes discovery: node_name, pod, container, no
+        // pods.json): rank 13 runs out of GPU memory on node-02, node-01's ranks time out 600 s later. The cause is
+        // named with its node, the victims with theirs, and the text never says "job-level" or "none ranks".
+        QTemporaryDir dir;
+        std::string streams;
+        auto stream = [&](const std::string& node, const std::string& pod, const std::string& values) {
+            streams += std::string(streams.empty() ? "" : ",")
+                + "{\"stream\":{\"container\":\"trainer\",\"filename\":" + "\"/var/log/pods/ml_" + pod
+                + "_1f2e/trainer/0.log\",\"job\":\"ml/train\",\"namespace\":\"ml\"," + "\"node_name\":\"" + node
+                + "\",\"pod\":\"" + pod + "\",\"stream\":\"stderr\"},\"values\":[" + values + "]}";
+        };
+        stream("node-02", "train-1-7hq4d",
+            "[\"1793610164518000000\",\"[rank13]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+            "4.00 GiB. GPU 5 has a total capacity of 79.19 GiB of which 1.12 GiB is free.\"]");
+        std::string victims;
+        for (int r = 0; r < 4; ++r)
+            victims += std::string(r ? "," : "") + "[\"" + std::to_string(1793610764700000000LL + r) + "\",\"[rank"
+                + std::to_string(r) + "]:[E1102 09:12:44.70000000" + std::to_string(r)
+                + " ProcessGroupNCCL.cpp:632] [Rank " + std::to_string(r)
+                + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412877, OpType=_ALLGATHER_BASE, "
+                  "NumelIn=1, NumelOut=8, Timeout(ms)=600000) ran for 600407 milliseconds before timing out.\"]";
+        stream("node-01", "train-0-x2mzp", victims);
+        tests::writeFiles(dir,
+            { { "faultline.yaml",
+                  "workload: {scheduler: kueue, job_id: wl-9, nodes: \"node-[01-02]\", window: {from: "
+                  "\"2026-11-02T08:30:00Z\", to: \"2026-11-02T09:30:00Z\"}}\n"
+                  "files:\n  loki/pods.json: {format: loki-query-range}\n" },
+                { "loki/pods.json",
+                    "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[" + streams
+                        + "]}}\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        const Event& c = v.events[v.cause];
+        QCOMPARE(QString::fromStdString(c.type), QStringLiteral("cuda.oom"));
+        QCOMPARE(c.rank, 13);
+        QCOMPARE(QString::fromStdString(c.node == kNoNode ? std::string() : v.nodes.name(c.node)),
+            QStringLiteral("node-02"));
+        QCOMPARE(QString::fromStdString(v.symptomNodes.empty() ? std::string() : v.symptomNodes.front()),
+            QStringLiteral("node-01"));
+        QCOMPARE(v.symptomNodes.size(), std::size_t(1));
+        const std::string text = verdictToText(v, ev, {});
+        QVERIFY2(text.find("  node-02 rank 13 at 2026-11-02T09:02:44.518Z") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("none ranks") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("job-level") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("x pytorch.watchdog_timeout on node-01 ranks 0-3,") != std::string::npos, text.c_str());
+    }
+
+    void symptomsWithoutNodeNameTheirRanks()
+    {
+        // Victims whose node nothing names (a label-less export, no identity lines): the text lists their ranks
+        // ("on ranks 0-3") and the cause's rank, never "on none ranks" or "job-level rank".
+        QTemporaryDir dir;
+        std::string lines = "{\"labels\":{},\"line\":\"[rank13]: torch.OutOfMemoryError: CUDA out of memory. Tried "
+                            "to allocate 4.00 GiB.\",\"timestamp\":\"2026-11-02T09:02:44.518Z\"}\n";
+        for (int r = 0; r < 4; ++r)
+            lines += "{\"labels\":{},\"line\":\"[rank" + std::to_string(r) + "]:[E1102 09:12:44.70000000"
+                + std::to_string(r) + " ProcessGroupNCCL.cpp:632] [Rank " + std::to_string(r)
+                + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412877, OpType=_ALLGATHER_BASE, "
+                  "NumelIn=1, NumelOut=8, Timeout(ms)=600000) ran for 600407 milliseconds before timing "
+                  "out.\",\"timestamp\":\"2026-11-02T09:12:44.70000000"
+                + std::to_string(r) + "Z\"}\n";
+        tests::writeFiles(dir, { { "joblog.jsonl", lines } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.events[v.cause].node, kNoNode);
+        const std::string text = verdictToText(v, ev, {});
+        QVERIFY2(text.find("none ranks") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("job-level rank") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("x pytorch.watchdog_timeout on ranks 0-3,") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("  rank 13 (node unknown) at ") != std::string::npos, text.c_str());
+    }
+
     void jsonIsByteIdentical()
     {
         const std::string dir = tests::sourcePath("resources/samples/bundle-48213");

@@ -3,7 +3,7 @@
 # Fails when core/ or importers/ include Qt, views/ or app/, when views/ includes importers/ or app/, or when the
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
-# a GUI) includes Qt
+# a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade, ../shared/STYLE.md §4.6)
 # (../shared/STYLE.md §4.2). The link graph enforces the same; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
@@ -13,7 +13,9 @@ bad=$( { grep -rnE '^\s*#\s*include\s*[<"]Q' core importers;
          grep -rnE '^\s*#\s*include\s*"(importers|app)/' views;
          grep -rnE '^\s*#\s*include\s*("core/casefile/|<sqlite3)' views;
          grep -nE '^\s*#\s*include\s*[<"]Q' views/timeline/timeline_geometry.*;
-         grep -rnE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/cli)/)' app/usecases; } 2>/dev/null )
+         grep -rnE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/cli)/)' app/usecases;
+         grep -rnE '^\s*#\s*include\s*[<"](QtCharts|Q[A-Za-z]*(Chart|ChartView|Series|Axis|Legend|LegendMarker|BarSet|BoxSet|CandlestickSet|PieSlice|ModelMapper)[>"])' \
+           core importers views app tests --include='*.h' --include='*.cpp' | grep -v '^views/charts/'; } 2>/dev/null )
 if [ -n "$bad" ]; then
   echo "architecture_check: these includes cross the module boundaries:"
   echo "$bad"

@@ -6,6 +6,7 @@
 #include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
 #include "core/version.h"
+#include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/models/symptoms_model.h"
@@ -49,7 +50,7 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentCases");
 
 /// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
-constexpr int kStateVersion = 2;
+constexpr int kStateVersion = 3;
 
 /// The local files and directories a drop carries.
 QStringList localPaths(const QMimeData* mime)
@@ -81,6 +82,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_evidence(new views::EvidencePane(this))
     , m_timeline(new views::TimelineView(this))
     , m_selection(new views::WorkbenchSelection(this))
+    , m_metrics(new views::MetricsPane(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
@@ -222,7 +224,22 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
                 m_selection->selectEvent(current.data(views::SymptomsModel::FirstEventRole).toInt());
         });
 
-    // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line.
+    auto* metricsDock = new QDockWidget(tr("Metrics"), this);
+    metricsDock->setObjectName(QStringLiteral("metricsDock"));
+    metricsDock->setWidget(m_metrics);
+    addDockWidget(Qt::BottomDockWidgetArea, metricsDock);
+    tabifyDockWidget(evidenceDock, metricsDock);
+    evidenceDock->raise();
+    metricsDock->setVisible(false);
+    connect(m_metrics, &views::MetricsPane::cursorMoved, m_selection, &views::WorkbenchSelection::setCursor);
+    connect(m_selection, &views::WorkbenchSelection::cursorChanged, m_metrics, &views::MetricsPane::setCursor);
+    connect(m_selection, &views::WorkbenchSelection::rangeChanged, m_metrics, [this](qint64 from, qint64 to) {
+        alignMetrics();
+        m_metrics->setRange(from, to);
+    });
+
+    // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line, the
+    // metrics' cursor and series.
     connect(m_view, &views::VerdictView::eventSelected, m_selection, &views::WorkbenchSelection::selectEvent);
     connect(m_timeline, &views::TimelineView::eventSelected, m_selection, &views::WorkbenchSelection::selectEvent);
     connect(m_timeline, &views::TimelineView::cursorMoved, m_selection, &views::WorkbenchSelection::setCursor);
@@ -238,6 +255,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(dock->toggleViewAction());
     view->addAction(evidenceDock->toggleViewAction());
     view->addAction(symptomsDock->toggleViewAction());
+    view->addAction(metricsDock->toggleViewAction());
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
@@ -268,6 +286,14 @@ void MainWindow::presentEvent(int eventIndex)
         return;
     m_view->selectEvent(eventIndex);
     selectSymptomRowOf(eventIndex);
+    const auto& selected = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
+    if (selected.timeNs != INT64_MIN)
+        m_selection->setCursor(selected.timeNs);
+    // An event made from a metric condition brings its series up in one step.
+    if (m_metrics->showSeriesOfEvent(eventIndex) && selected.type.rfind("metric.", 0) == 0) {
+        m_metrics->parentWidget()->setVisible(true);
+        m_metrics->parentWidget()->raise();
+    }
     if (m_timeline->selectedEvent() != eventIndex)
         m_timeline->selectEvent(eventIndex);
     const auto& e = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
@@ -297,12 +323,21 @@ void MainWindow::selectSymptomRowOf(int eventIndex)
     m_symptoms->clearSelection();
 }
 
+void MainWindow::alignMetrics()
+{
+    // The charts' plots start and end where the timeline's plot does, so both time axes line up.
+    const auto& geo = m_timeline->timelineGeometry();
+    const int left = m_timeline->viewport()->x() + static_cast<int>(geo.plotLeft());
+    m_metrics->setPlotMargins(left, std::max(0, m_timeline->width() - left - static_cast<int>(geo.plotWidth())));
+}
+
 void MainWindow::clearPanes()
 {
     m_selection->clear();
     m_timeline->setResult({});
     m_evidence->setText(nullptr);
     m_symptomsModel->setResult({});
+    m_metrics->setResult({});
 }
 
 void MainWindow::showStartPage()
@@ -538,6 +573,10 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_evidence->setText(core::inputText(result.input));
     m_timeline->setResult(result);
     m_symptomsModel->setResult(result);
+    m_metrics->setResult(result);
+    alignMetrics();
+    m_metrics->setRange(m_timeline->rangeFrom(), m_timeline->rangeTo());
+    m_metrics->parentWidget()->setVisible(!result.evidence->metrics.empty());
     m_symptoms->resizeColumnsToContents();
     m_symptoms->parentWidget()->setVisible(!result.verdict->symptoms.empty());
     m_selection->clear();

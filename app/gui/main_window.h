@@ -18,6 +18,7 @@ class QTableView;
 
 namespace faultline::views {
 class EvidencePane;
+class MetricsPane;
 class StartPage;
 class SymptomsModel;
 class TimelineView;
@@ -52,6 +53,7 @@ public:
     views::TimelineView* timeline() const { return m_timeline; }
     QTableView* symptomsTable() const { return m_symptoms; }
     views::WorkbenchSelection* selection() const { return m_selection; }
+    views::MetricsPane* metrics() const { return m_metrics; }
     /// Selects the verdict's event `eventIndex` everywhere: the trail row, the timeline mark, the symptom row and its
     /// raw line in the evidence pane (through the shared WorkbenchSelection).
     void selectEvent(int eventIndex);
@@ -87,6 +89,7 @@ private:
     void selectSymptomRowOf(int eventIndex);
     /// Empties the panes that show an analysis (timeline, evidence) while the next one is made.
     void clearPanes();
+    void alignMetrics();
     void refreshRecent();
     void chooseSaveCase();
     void updateActions();
@@ -102,6 +105,7 @@ private:
     views::EvidencePane* m_evidence;
     views::TimelineView* m_timeline;
     views::WorkbenchSelection* m_selection;
+    views::MetricsPane* m_metrics;
     QTableView* m_symptoms = nullptr;
     views::SymptomsModel* m_symptomsModel = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -5,6 +5,7 @@
 #include "app/gui/main_window.h"
 #include "core/version.h"
 #include "tests/common/test_helpers.h"
+#include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/models/symptoms_model.h"
@@ -166,6 +167,20 @@ private Q_SLOTS:
         // ... and selecting the cause again leaves no symptom row current.
         window.selectEvent(causeIndex);
         QVERIFY(!symptoms->selectionModel()->hasSelection());
+        // The precursor came from a metric condition: selecting it brings its series up, cursor on its time.
+        int precursorRow = -1;
+        for (int row = 0; row < trail->model()->rowCount(); ++row)
+            if (trail->model()->index(row, 3).data().toString().startsWith(QLatin1String("precursor")))
+                precursorRow = row;
+        QVERIFY(precursorRow >= 0);
+        trail->setCurrentIndex(trail->model()->index(precursorRow, 0));
+        const int precursor = trail->currentIndex().data(Qt::UserRole).toInt();
+        QVERIFY(window.metrics()->parentWidget()->isVisible());
+        QVERIFY2(!window.metrics()->highlightedSeries().empty(), "the precursor's series is not emphasised");
+        QCOMPARE(window.metrics()->cursorTime(), window.timeline()->cursorTime());
+        QCOMPARE(window.selection()->event(), precursor);
+        screenshot(&window, QStringLiteral("workbench-bundle-48213-precursor.png"));
+        window.selectEvent(causeIndex);
         screenshot(&window, QStringLiteral("workbench-bundle-48213.png"));
     }
 

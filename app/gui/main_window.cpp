@@ -3,6 +3,7 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_panel.h"
+#include "app/gui/search_controller.h"
 #include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
 #include "core/version.h"
@@ -10,6 +11,7 @@
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/models/symptoms_model.h"
+#include "views/search/search_pane.h"
 #include "views/start/start_page.h"
 #include "views/state/workbench_selection.h"
 #include "views/timeline/timeline_view.h"
@@ -50,7 +52,7 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentCases");
 
 /// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
-constexpr int kStateVersion = 3;
+constexpr int kStateVersion = 4;
 
 /// The local files and directories a drop carries.
 QStringList localPaths(const QMimeData* mime)
@@ -83,6 +85,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_timeline(new views::TimelineView(this))
     , m_selection(new views::WorkbenchSelection(this))
     , m_metrics(new views::MetricsPane(this))
+    , m_searchPane(new views::SearchPane(this))
+    , m_searcher(new SearchController(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_status(new QLabel(this))
@@ -238,6 +242,33 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         m_metrics->setRange(from, to);
     });
 
+    auto* searchDock = new QDockWidget(tr("Search"), this);
+    searchDock->setObjectName(QStringLiteral("searchDock"));
+    searchDock->setWidget(m_searchPane);
+    addDockWidget(Qt::BottomDockWidgetArea, searchDock);
+    tabifyDockWidget(symptomsDock, searchDock);
+    symptomsDock->raise();
+    searchDock->setVisible(false);
+    connect(m_searchPane, &views::SearchPane::searchRequested, this,
+        [this](const QString& pattern, const views::SearchOptions& options) {
+            if (!m_result.input || !m_result.evidence)
+                return;
+            m_searchPane->setBusy(true);
+            m_searcher->search(m_result, pattern, options);
+        });
+    connect(m_searchPane, &views::SearchPane::cancelRequested, m_searcher, &SearchController::cancel);
+    connect(m_searcher, &SearchController::finished, this,
+        [this](quint64 generation, std::vector<views::SearchHitRow> hits, const views::SearchSummary& summary) {
+            m_searchPane->setBusy(false);
+            m_searchPane->setResults(generation, std::move(hits), summary);
+        });
+    connect(m_searcher, &SearchController::failed, this, [this](quint64 generation, const QString& message) {
+        m_searchPane->setBusy(false);
+        m_searchPane->setFailed(generation, message);
+    });
+    connect(m_searchPane, &views::SearchPane::hitActivated, this, &MainWindow::showHit);
+    connect(m_selection, &views::WorkbenchSelection::rangeChanged, m_searchPane, &views::SearchPane::setTimeRange);
+
     // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line, the
     // metrics' cursor and series.
     connect(m_view, &views::VerdictView::eventSelected, m_selection, &views::WorkbenchSelection::selectEvent);
@@ -256,6 +287,17 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(evidenceDock->toggleViewAction());
     view->addAction(symptomsDock->toggleViewAction());
     view->addAction(metricsDock->toggleViewAction());
+    view->addAction(searchDock->toggleViewAction());
+    auto* find = menuBar()->addMenu(tr("&Search"));
+    find->addAction(tr("&Find in the Evidence…"), this,
+            [this] {
+                m_searchPane->parentWidget()->setVisible(true);
+                m_searchPane->parentWidget()->raise();
+                m_searchPane->focusSearch();
+            })
+        ->setShortcut(QKeySequence::Find);
+    find->addAction(tr("&Next Hit"), this, [this] { stepHit(1); })->setShortcut(QKeySequence::FindNext);
+    find->addAction(tr("&Previous Hit"), this, [this] { stepHit(-1); })->setShortcut(QKeySequence::FindPrevious);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
@@ -323,6 +365,29 @@ void MainWindow::selectSymptomRowOf(int eventIndex)
     m_symptoms->clearSelection();
 }
 
+void MainWindow::showHit(const QString& path, quint64 line, qint64 timeNs)
+{
+    m_evidence->parentWidget()->setVisible(true);
+    m_evidence->parentWidget()->raise();
+    m_evidence->showLine(path, line);
+    if (timeNs != INT64_MIN)
+        m_selection->setCursor(timeNs);
+}
+
+void MainWindow::stepHit(int step)
+{
+    auto* table = m_searchPane->resultsView();
+    const auto& hits = m_searchPane->model()->hits();
+    if (hits.empty())
+        return;
+    const int rows = static_cast<int>(hits.size());
+    const int current = table->currentIndex().isValid() ? table->currentIndex().row() : (step > 0 ? -1 : rows);
+    const int next = (current + step + rows) % rows;
+    table->selectRow(next);
+    const auto& h = hits[static_cast<std::size_t>(next)];
+    showHit(QString::fromStdString(h.path), h.line, h.timeNs);
+}
+
 void MainWindow::alignMetrics()
 {
     // The charts' plots start and end where the timeline's plot does, so both time axes line up.
@@ -338,6 +403,8 @@ void MainWindow::clearPanes()
     m_evidence->setText(nullptr);
     m_symptomsModel->setResult({});
     m_metrics->setResult({});
+    m_searcher->cancel();
+    m_searchPane->setEvidence(nullptr);
 }
 
 void MainWindow::showStartPage()
@@ -574,6 +641,7 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_timeline->setResult(result);
     m_symptomsModel->setResult(result);
     m_metrics->setResult(result);
+    m_searchPane->setEvidence(result.evidence.get());
     alignMetrics();
     m_metrics->setRange(m_timeline->rangeFrom(), m_timeline->rangeTo());
     m_metrics->parentWidget()->setVisible(!result.evidence->metrics.empty());

@@ -19,6 +19,7 @@ class QTableView;
 namespace faultline::views {
 class EvidencePane;
 class MetricsPane;
+class SearchPane;
 class StartPage;
 class SymptomsModel;
 class TimelineView;
@@ -30,6 +31,7 @@ namespace faultline::app {
 
 class AnalysisController;
 class CasePanel;
+class SearchController;
 
 class MainWindow : public QMainWindow
 {
@@ -54,6 +56,11 @@ public:
     QTableView* symptomsTable() const { return m_symptoms; }
     views::WorkbenchSelection* selection() const { return m_selection; }
     views::MetricsPane* metrics() const { return m_metrics; }
+    views::SearchPane* searchPane() const { return m_searchPane; }
+    /// Shows a search hit: its line in the evidence pane, the cursor at its time.
+    void showHit(const QString& path, quint64 line, qint64 timeNs);
+    /// F3 / Shift+F3: the next or previous search hit (wrapping).
+    void stepHit(int step);
     /// Selects the verdict's event `eventIndex` everywhere: the trail row, the timeline mark, the symptom row and its
     /// raw line in the evidence pane (through the shared WorkbenchSelection).
     void selectEvent(int eventIndex);
@@ -106,6 +113,8 @@ private:
     views::TimelineView* m_timeline;
     views::WorkbenchSelection* m_selection;
     views::MetricsPane* m_metrics;
+    views::SearchPane* m_searchPane;
+    SearchController* m_searcher;
     QTableView* m_symptoms = nullptr;
     views::SymptomsModel* m_symptomsModel = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -8,7 +8,9 @@
 #include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
+#include "views/models/search_results_model.h"
 #include "views/models/symptoms_model.h"
+#include "views/search/search_pane.h"
 #include "views/start/start_page.h"
 #include "views/state/workbench_selection.h"
 #include "views/timeline/timeline_view.h"
@@ -21,6 +23,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QSettings>
@@ -225,6 +228,33 @@ private Q_SLOTS:
         // A case that has gone is listed, greyed out and marked.
         QVERIFY2(list->item(1)->text().contains(QLatin1String("(missing)")), qPrintable(list->item(1)->text()));
         QVERIFY(!(list->item(1)->flags() & Qt::ItemIsEnabled));
+    }
+
+    void searchFindsAndStepsThroughHits()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(sampleDir());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        auto* pane = window.searchPane();
+        pane->setPattern(QStringLiteral("NVRM: Xid"));
+        QTest::keyClick(pane->searchBox(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->model()->rowCount() > 0, 30000);
+        const auto& hits = pane->model()->hits();
+        // F3 walks the hits, and each one shows its line in the evidence pane.
+        auto* viewer = window.evidencePane()->viewer();
+        for (std::size_t i = 0; i < std::min<std::size_t>(hits.size(), 3); ++i) {
+            window.stepHit(1);
+            QCOMPARE(viewer->text()->path(viewer->file()), hits[i].path);
+            QCOMPARE(viewer->highlightedLine(), hits[i].line);
+        }
+        // Shift+F3 goes back.
+        window.stepHit(-1);
+        QCOMPARE(viewer->highlightedLine(), hits[std::min<std::size_t>(hits.size(), 3) - 2].line);
+        // A pattern RE2 rejects says so in the pane.
+        pane->setPattern(QStringLiteral("Xid ("));
+        QTest::keyClick(pane->searchBox(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->status().contains(QLatin1String("invalid")), 30000);
     }
 
     void aDroppedBundleIsAnalysed()

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/gui/search_controller.h"
+
+#include "app/usecases/search.h"
+
+#include <QMetaObject>
+#include <QtConcurrent>
+
+namespace faultline::app {
+
+namespace {
+
+views::SearchHitRow toRow(const usecases::SearchHit& h)
+{
+    views::SearchHitRow r;
+    r.file = h.file;
+    r.path = h.path;
+    r.line = h.line;
+    r.byteOffset = h.byteOffset;
+    r.matchStart = h.matchStart;
+    r.matchLength = h.matchLength;
+    r.node = h.node;
+    r.timeNs = h.timeNs;
+    r.observation = h.observation;
+    r.text = h.text;
+    r.textCut = h.textCut;
+    return r;
+}
+
+} // namespace
+
+SearchController::SearchController(QObject* parent)
+    : QObject(parent)
+{
+    m_pool.setMaxThreadCount(1); // the search itself uses every core
+}
+
+SearchController::~SearchController()
+{
+    cancel();
+    m_pool.waitForDone();
+}
+
+void SearchController::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void SearchController::search(const views::AnalysisResult& result, const QString& pattern,
+    const views::SearchOptions& options, std::size_t maxHits)
+{
+    cancel();
+    auto cancelFlag = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancelFlag;
+    usecases::SearchRequest request;
+    request.input = result.input;
+    request.evidence = result.evidence;
+    request.pattern = pattern.toStdString();
+    request.ignoreCase = options.ignoreCase;
+    request.literal = options.literal;
+    if (!options.node.isEmpty())
+        request.nodes = { options.node.toStdString() };
+    if (!options.path.isEmpty())
+        request.paths = { options.path.toStdString() };
+    if (options.kind >= 0)
+        request.kinds = { static_cast<core::SourceKind>(options.kind) };
+    request.fromNs = options.fromNs;
+    request.toNs = options.toNs;
+    request.maxHits = maxHits;
+    const quint64 generation = options.generation;
+    // The worker ends before the controller goes (the destructor waits for the pool); a queued call to a destroyed
+    // context object is dropped.
+    SearchController* self = this;
+    (void)QtConcurrent::run(&m_pool, [self, request, generation, cancelFlag] {
+        usecases::Task task;
+        task.cancel = cancelFlag.get();
+        const auto res = usecases::searchEvidence(request, task);
+        if (res.ok()) {
+            std::vector<views::SearchHitRow> rows;
+            rows.reserve(res.value->hits.size());
+            for (const auto& h : res.value->hits)
+                rows.push_back(toRow(h));
+            views::SearchSummary s;
+            s.files = res.value->counts.files;
+            s.bytes = res.value->counts.bytes;
+            s.lines = res.value->counts.lines;
+            s.hits = res.value->counts.hits;
+            s.untimedExcluded = res.value->counts.untimedExcluded;
+            s.truncated = res.value->counts.truncated;
+            s.maxHits = request.maxHits;
+            s.elapsedUs = res.value->elapsedUs;
+            QMetaObject::invokeMethod(
+                self,
+                [self, generation, rows = std::move(rows), s]() mutable {
+                    Q_EMIT self->finished(generation, std::move(rows), s);
+                },
+                Qt::QueuedConnection);
+        } else if (res.failure.code != usecases::Exit::Cancelled) {
+            const QString message = QString::fromStdString(res.failure.text());
+            QMetaObject::invokeMethod(
+                self, [self, generation, message] { Q_EMIT self->failed(generation, message); }, Qt::QueuedConnection);
+        }
+    });
+}
+
+} // namespace faultline::app

@@ -48,8 +48,7 @@ inline std::string diagCodes(const std::vector<core::Diagnostic>& diags)
 // Readable QCOMPARE failures for std::string: Qt Test prints a value through QTest::toString, whose generic template
 // knows nothing of std::string (and an overload in our own namespace is not found for a type of namespace std), so
 // it is specialised here, as Qt Test documents for types it does not know.
-template <>
-inline char* QTest::toString<std::string>(const std::string& s)
+template <> inline char* QTest::toString<std::string>(const std::string& s)
 {
     return QTest::toString(QString::fromStdString(s));
 }

@@ -6,6 +6,7 @@
 
 #include "core/analysis/decimate.h"
 #include "core/rules/template.h"
+#include "views/common/time_text.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -45,8 +46,6 @@ namespace faultline::views {
 
 namespace {
 
-constexpr qint64 kNsPerSec = 1'000'000'000;
-constexpr qint64 kNsPerMin = 60 * kNsPerSec;
 constexpr int kGutter = 40; ///< room left of a plot for the value labels
 constexpr int kPlotTop = 8;
 constexpr int kPlotBottom = 5;
@@ -81,36 +80,6 @@ QColor lineColour(std::size_t i, bool dark)
         0xb0bcc8, 0xd6dc5a };
     constexpr std::size_t n = sizeof kLight / sizeof kLight[0];
     return QColor(dark ? kDark[i % n] : kLight[i % n]);
-}
-
-qint64 floorDiv(qint64 a, qint64 b)
-{
-    qint64 q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-/// "10:15:01" or, with `digits` of fraction, "10:15:01.123" (UTC), as the timeline writes times.
-QString utcClock(qint64 ns, int digits)
-{
-    const qint64 sec = floorDiv(ns, kNsPerSec);
-    QString s = QDateTime::fromSecsSinceEpoch(sec, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
-    if (digits > 0)
-        s += QLatin1Char('.') + QStringLiteral("%1").arg(ns - sec * kNsPerSec, 9, 10, QLatin1Char('0')).left(digits);
-    return s;
-}
-
-QString tickLabel(qint64 t, qint64 step)
-{
-    const QDateTime dt = QDateTime::fromSecsSinceEpoch(floorDiv(t, kNsPerSec), Qt::UTC);
-    if (step >= 24 * 60 * kNsPerMin)
-        return dt.toString(QStringLiteral("MM-dd"));
-    if (step >= kNsPerMin)
-        return dt.toString(QStringLiteral("HH:mm"));
-    if (step >= kNsPerSec)
-        return utcClock(t, 0);
-    return utcClock(t, step >= 1'000'000 ? 3 : step >= 1000 ? 6 : 9);
 }
 
 /// The smallest round step (the timeline's steps) of at least `minNs`.

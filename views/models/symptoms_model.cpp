@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/models/symptoms_model.h"
 
+#include "views/common/time_text.h"
+
 #include <QDateTime>
 #include <QStringList>
 
@@ -14,10 +16,7 @@ namespace {
 
 QString utc(std::int64_t ns)
 {
-    if (ns == INT64_MIN)
-        return QObject::tr("time missing");
-    const auto ms = ns / 1000000;
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("HH:mm:ss.zzz"));
+    return ns == INT64_MIN ? QObject::tr("time missing") : utcClock(ns, 3);
 }
 
 QString spread(const std::vector<std::string>& nodes)

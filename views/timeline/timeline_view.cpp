@@ -3,6 +3,7 @@
 
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
+#include "views/common/time_text.h"
 
 #include <QDateTime>
 #include <QHelpEvent>
@@ -26,8 +27,6 @@
 namespace faultline::views {
 namespace {
 
-constexpr qint64 kNsPerSec = 1'000'000'000;
-constexpr qint64 kNsPerMin = 60 * kNsPerSec;
 constexpr int kScrollUnits = 1 << 30;
 constexpr int kRightPad = 14; ///< room for a mark drawn on the last column
 constexpr int kIndent = 14;
@@ -35,29 +34,6 @@ constexpr int kIndent = 14;
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-qint64 floorDiv(qint64 a, qint64 b)
-{
-    qint64 q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-/// "10:15:01" or, with `digits` of fraction, "10:15:01.123456" (UTC).
-QString utcClock(qint64 ns, int digits)
-{
-    const qint64 sec = floorDiv(ns, kNsPerSec);
-    QString s = QDateTime::fromSecsSinceEpoch(sec, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
-    if (digits > 0)
-        s += QLatin1Char('.') + QStringLiteral("%1").arg(ns - sec * kNsPerSec, 9, 10, QLatin1Char('0')).left(digits);
-    return s;
-}
-
-QString utcDate(qint64 ns)
-{
-    return QDateTime::fromSecsSinceEpoch(floorDiv(ns, kNsPerSec), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
 }
 
 /// A precise duration: "850 ns", "12.345 µs", "4.900 ms", "30.912 s", "10m 00.004s", "2h 10m 12s".
@@ -92,18 +68,6 @@ QString formatSpan(qint64 ns)
 int digitsFor(double nsPerPixel)
 {
     return nsPerPixel < 1e3 ? 9 : nsPerPixel < 1e6 ? 6 : 3;
-}
-
-QString tickLabel(qint64 t, qint64 step)
-{
-    const QDateTime dt = QDateTime::fromSecsSinceEpoch(floorDiv(t, kNsPerSec), Qt::UTC);
-    if (step >= 24 * 60 * kNsPerMin)
-        return dt.toString(QStringLiteral("MM-dd"));
-    if (step >= kNsPerMin)
-        return dt.toString(QStringLiteral("HH:mm"));
-    if (step >= kNsPerSec)
-        return utcClock(t, 0);
-    return utcClock(t, step >= 1'000'000 ? 3 : step >= 1000 ? 6 : 9);
 }
 
 /// A tick step whose labels do not collide.

@@ -29,6 +29,29 @@ views::SearchHitRow toRow(const usecases::SearchHit& h)
 
 } // namespace
 
+std::vector<views::SearchHitRow> hitRows(const usecases::SearchResult& result)
+{
+    std::vector<views::SearchHitRow> rows;
+    rows.reserve(result.hits.size());
+    for (const auto& h : result.hits)
+        rows.push_back(toRow(h));
+    return rows;
+}
+
+views::SearchSummary summaryOf(const usecases::SearchResult& result, std::size_t maxHits)
+{
+    views::SearchSummary s;
+    s.files = result.counts.files;
+    s.bytes = result.counts.bytes;
+    s.lines = result.counts.lines;
+    s.hits = result.counts.hits;
+    s.untimedExcluded = result.counts.untimedExcluded;
+    s.truncated = result.counts.truncated;
+    s.maxHits = maxHits;
+    s.elapsedUs = result.elapsedUs;
+    return s;
+}
+
 SearchController::SearchController(QObject* parent)
     : QObject(parent)
 {
@@ -77,19 +100,8 @@ void SearchController::search(const views::AnalysisResult& result, const QString
         task.cancel = cancelFlag.get();
         const auto res = usecases::searchEvidence(request, task);
         if (res.ok()) {
-            std::vector<views::SearchHitRow> rows;
-            rows.reserve(res.value->hits.size());
-            for (const auto& h : res.value->hits)
-                rows.push_back(toRow(h));
-            views::SearchSummary s;
-            s.files = res.value->counts.files;
-            s.bytes = res.value->counts.bytes;
-            s.lines = res.value->counts.lines;
-            s.hits = res.value->counts.hits;
-            s.untimedExcluded = res.value->counts.untimedExcluded;
-            s.truncated = res.value->counts.truncated;
-            s.maxHits = request.maxHits;
-            s.elapsedUs = res.value->elapsedUs;
+            auto rows = hitRows(*res.value);
+            const auto s = summaryOf(*res.value, request.maxHits);
             QMetaObject::invokeMethod(
                 self,
                 [self, generation, rows = std::move(rows), s]() mutable {

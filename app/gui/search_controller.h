@@ -14,7 +14,15 @@
 #include <atomic>
 #include <memory>
 
+namespace faultline::usecases {
+struct SearchResult;
+}
+
 namespace faultline::app {
+
+/// A search's hits and counts as the search pane lists them.
+std::vector<views::SearchHitRow> hitRows(const usecases::SearchResult& result);
+views::SearchSummary summaryOf(const usecases::SearchResult& result, std::size_t maxHits);
 
 class SearchController : public QObject
 {

@@ -4,6 +4,7 @@
 // and a new generation; stale results are dropped; Enter and a double-click on a hit emit hitActivated. The last test
 // runs the real search over the flagship sample and saves screenshots/search.png in the build tree for a person to
 // look at.
+#include "app/gui/search_controller.h"
 #include "app/usecases/search.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
@@ -46,24 +47,6 @@ std::vector<SearchHitRow> threeHits()
         row("nodes/node-02/dmesg.txt", 70, "NVRM: Xid 149", 6, 3, 1793613601LL * 1000000000LL, "node-02"),
         row("joblogs/job.out", 12, "no time error", 8, 5),
     };
-}
-
-/// The pane's hits as usecases::searchEvidence returns them (what the main window does).
-SearchHitRow toRow(const usecases::SearchHit& h)
-{
-    SearchHitRow r;
-    r.file = h.file;
-    r.path = h.path;
-    r.line = h.line;
-    r.byteOffset = h.byteOffset;
-    r.matchStart = h.matchStart;
-    r.matchLength = h.matchLength;
-    r.node = h.node;
-    r.timeNs = h.timeNs;
-    r.observation = h.observation;
-    r.text = h.text;
-    r.textCut = h.textCut;
-    return r;
 }
 
 } // namespace
@@ -295,17 +278,8 @@ private Q_SLOTS:
         r.maxHits = 25; // shows "truncated at 25"
         const auto res = usecases::searchEvidence(r);
         QVERIFY2(res.ok(), res.failure.text().c_str());
-        std::vector<SearchHitRow> rows;
-        for (const auto& h : res.value->hits)
-            rows.push_back(toRow(h));
-        views::SearchSummary s;
-        s.files = res.value->counts.files;
-        s.bytes = res.value->counts.bytes;
-        s.lines = res.value->counts.lines;
-        s.hits = res.value->counts.hits;
-        s.truncated = res.value->counts.truncated;
-        s.maxHits = r.maxHits;
-        s.elapsedUs = res.value->elapsedUs;
+        auto rows = app::hitRows(*res.value);
+        const auto s = app::summaryOf(*res.value, r.maxHits);
         pane.setResults(opts.generation, std::move(rows), s);
         QVERIFY(pane.model()->rowCount() > 5);
         QVERIFY2(pane.status().contains(QLatin1String("hits in")), qPrintable(pane.status()));

@@ -91,7 +91,8 @@ void AnalysisController::cancel()
         m_watcher->cancel();
 }
 
-void AnalysisController::launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&)> work)
+void AnalysisController::launch(
+    std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&, quint64)> work)
 {
     cancel();
     const quint64 generation = ++m_generation;
@@ -121,10 +122,11 @@ void AnalysisController::launch(std::function<void(QPromise<Outcome>&, const std
         else
             Q_EMIT analysisFinished(out.result);
     });
-    QFuture<Outcome> future = QtConcurrent::run(&m_pool, [work, rules, cancelFlag](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, 100);
-        work(promise, rules, *cancelFlag);
-    });
+    QFuture<Outcome> future =
+        QtConcurrent::run(&m_pool, [work, rules, cancelFlag, generation](QPromise<Outcome>& promise) {
+            promise.setProgressRange(0, 100);
+            work(promise, rules, *cancelFlag, generation);
+        });
     watcher->setFuture(future);
 }
 
@@ -133,7 +135,7 @@ void AnalysisController::start(const QStringList& bundlePaths)
     usecases::BundleRequest request;
     for (const auto& p : bundlePaths)
         request.paths.push_back(p.toStdString());
-    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel, quint64) mutable {
         request.rulesDir = rules;
         auto result = usecases::analyseBundle(request, taskFor(promise, cancel));
         Outcome out;
@@ -152,12 +154,11 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
     usecases::ReproduceRequest request;
     request.casePath = casePath.toStdString();
     request.rules = currentRules ? usecases::Rules::Current : usecases::Rules::Stored;
-    const quint64 generation = m_generation + 1; // the one launch() gives this job
     // The worker ends before the controller is destroyed (the destructor waits for the pool), and a queued call to a
     // destroyed context object is dropped, so `self` may be used as the context from the worker.
     AnalysisController* self = this;
-    launch([request, self, generation](
-               QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel) mutable {
+    launch([request, self](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel,
+               quint64 generation) mutable {
         // The stored verdict first: it is read in a moment, while reproducing the case can take a while.
         if (const auto stored = usecases::storedVerdict(request.casePath); stored.ok()) {
             const auto& run = stored.value->run;

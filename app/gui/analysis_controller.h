@@ -51,7 +51,7 @@ Q_SIGNALS:
 
 private:
     struct Outcome;
-    void launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&)> work);
+    void launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&, quint64)> work);
     void runCaseWrite(std::function<QString(QString&)> work);
 
     struct Outcome

@@ -222,6 +222,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     addDockWidget(Qt::BottomDockWidgetArea, symptomsDock);
     splitDockWidget(symptomsDock, evidenceDock, Qt::Horizontal);
     symptomsDock->setVisible(false);
+    resizeDocks({ symptomsDock, evidenceDock }, { 480, 800 }, Qt::Horizontal);
     connect(m_symptoms->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) {
             if (current.isValid())

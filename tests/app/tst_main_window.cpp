@@ -36,6 +36,8 @@
 #include <QTextBrowser>
 #include <QUrl>
 
+#include <cstdlib>
+
 using namespace faultline;
 
 namespace {
@@ -255,6 +257,41 @@ private Q_SLOTS:
         pane->setPattern(QStringLiteral("Xid ("));
         QTest::keyClick(pane->searchBox(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(pane->status().contains(QLatin1String("invalid")), 30000);
+    }
+
+    void anArchiveOpensToItsVerdict()
+    {
+        QTemporaryDir dir;
+        const QString archive = dir.filePath(QStringLiteral("bundle-48213.tar.zst"));
+        const QString samples = QString::fromStdString(tests::sourcePath("resources/samples"));
+        const QString command = QStringLiteral("tar --zstd -cf '%1' -C '%2' bundle-48213").arg(archive, samples);
+        QCOMPARE(std::system(command.toLocal8Bit().constData()), 0);
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openPaths({ archive });
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        auto* viewer = window.evidencePane()->viewer();
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(70));
+        QVERIFY2(viewer->text()->path(viewer->file()).find("dmesg.txt") != std::string::npos,
+            viewer->text()->path(viewer->file()).c_str());
+    }
+
+    void theKubernetesSampleInEveryPane()
+    {
+        // The Kueue/Kubernetes rendering of the flagship: the same cause, through pods, events and container logs.
+        app::MainWindow window(rulesDir(), sampleDir());
+        window.resize(1280, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213-k8s")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY(window.timeline()->selectedEvent() >= 0);
+        QVERIFY(window.evidencePane()->viewer()->highlightedLine() > 0);
+        screenshot(&window, QStringLiteral("workbench-bundle-48213-k8s.png"));
+        screenshot(window.timeline(), QStringLiteral("timeline-bundle-48213-k8s.png"));
+        screenshot(window.symptomsTable(), QStringLiteral("symptoms-bundle-48213-k8s.png"));
+        screenshot(window.evidencePane(), QStringLiteral("evidence-bundle-48213-k8s.png"));
     }
 
     void aDroppedBundleIsAnalysed()

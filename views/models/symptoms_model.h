@@ -16,11 +16,11 @@ public:
     enum Column {
         TypeColumn,
         CountColumn,
+        DelayColumn, ///< next to the count: how long after the cause, the first thing an SRE compares
         NodesColumn,
         RanksColumn,
         FirstColumn,
         LastColumn,
-        DelayColumn,
         ColumnCount
     };
     enum Role {

@@ -322,6 +322,7 @@ void TimelineView::setResult(const AnalysisResult& result)
 
 void TimelineView::rebuild()
 {
+    m_linkEdgesFor = -2; // a new result: the selection's links are gathered again
     m_laneInfo.clear();
     m_laneOfEvent.clear();
     m_roleOfEvent.clear();
@@ -1460,18 +1461,25 @@ void TimelineView::paintLinks(QPainter& p)
     const auto sel = static_cast<std::size_t>(m_selected);
     // The chain up to the root cause, and everything the selection explains (bounded: a cause with millions of
     // symptoms collapses to at most one link per target pixel anyway).
-    std::vector<std::pair<std::size_t, std::size_t>> edges;
-    for (std::size_t k = sel, guard = 0; k < v.causeOf.size() && v.causeOf[k] >= 0 && guard < 256; ++guard) {
-        const auto c = static_cast<std::size_t>(v.causeOf[k]);
-        edges.emplace_back(c, k);
-        k = c;
-    }
-    std::vector<std::size_t> queue { sel };
-    for (std::size_t q = 0; q < queue.size() && edges.size() < 200'000; ++q)
-        for (std::uint32_t k = m_childBegin[queue[q]]; k < m_childBegin[queue[q] + 1]; ++k) {
-            edges.emplace_back(queue[q], m_children[k]);
-            queue.push_back(m_children[k]);
+    // The edges depend on the selection only: they are gathered once per selection, not once per frame.
+    if (m_linkEdgesFor != m_selected) {
+        m_linkEdges.clear();
+        for (std::size_t k = sel, guard = 0; k < v.causeOf.size() && v.causeOf[k] >= 0 && guard < 256; ++guard) {
+            const auto c = static_cast<std::size_t>(v.causeOf[k]);
+            m_linkEdges.emplace_back(c, k);
+            k = c;
         }
+        std::vector<std::size_t> queue { sel };
+        for (std::size_t q = 0; q < queue.size() && m_linkEdges.size() < 200'000; ++q)
+            for (std::uint32_t k = m_childBegin[queue[q]]; k < m_childBegin[queue[q] + 1]; ++k) {
+                m_linkEdges.emplace_back(queue[q], m_children[k]);
+                queue.push_back(m_children[k]);
+            }
+        m_linkEdgesFor = m_selected;
+    }
+    const auto& edges = m_linkEdges;
+    const double top = 0;
+    const double bottom = viewport()->height();
     struct Link
     {
         QPointF a;
@@ -1497,6 +1505,9 @@ void TimelineView::paintLinks(QPainter& p)
         QPointF src = backwards ? *b : *a;
         QPointF dst = backwards ? *a : *b;
         if ((src.x() < left && dst.x() < left) || (src.x() > right && dst.x() > right))
+            continue;
+        // Neither end on screen (rows scrolled out of view): nothing of the link would show.
+        if ((src.y() < top && dst.y() < top) || (src.y() > bottom && dst.y() > bottom))
             continue;
         if (std::abs(src.x() - dst.x()) < 1 && std::abs(src.y() - dst.y()) < 1)
             continue;

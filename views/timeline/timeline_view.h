@@ -98,6 +98,9 @@ private:
         bool failed = false; ///< Job/Step: ended in a failure state
     };
     enum class Drag { None, Pending, RubberBand, Pan };
+    /// The links of the selected event (cause chain and what it explains), gathered once per selection.
+    std::vector<std::pair<std::size_t, std::size_t>> m_linkEdges;
+    int m_linkEdgesFor = -2;
 
     void rebuild();
     void relayout();

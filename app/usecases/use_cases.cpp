@@ -6,6 +6,7 @@
 #include "importers/bundle_loader.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -65,6 +66,26 @@ importers::LoadOptions loadOptions(const Task& task, const std::string& jobId, u
                 from + static_cast<int>(static_cast<std::size_t>(to - from) * done / total), "Importing " + file);
     };
     return load;
+}
+
+/// The import's progress once the input is known: which file, how far, and how much evidence in all
+/// ("Importing nodes/node-02/dmesg.txt — part 12 of 40, 250.3 MB in 36 files").
+std::function<void(std::size_t, std::size_t, const std::string&)> importProgress(
+    const Task& task, const core::BundleInput& input, int from, int to)
+{
+    std::uint64_t bytes = 0;
+    for (const auto& f : input.files)
+        bytes += f.bytes.size();
+    char size[64];
+    std::snprintf(size, sizeof size, "%.1f MB in %zu files", static_cast<double>(bytes) / 1e6, input.files.size());
+    return [&task, from, to, all = std::string(size)](std::size_t done, std::size_t total, const std::string& file) {
+        if (total == 0)
+            return;
+        const int percent = from + static_cast<int>(static_cast<std::size_t>(to - from) * done / total);
+        task.report(percent,
+            (file.empty() ? std::string("Importing") : "Importing " + file) + " — part " + std::to_string(done) + " of "
+                + std::to_string(total) + ", " + all);
+    };
 }
 
 /// A temporary directory that removes itself.
@@ -153,6 +174,7 @@ Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& t
     auto input = std::make_shared<core::BundleInput>(importers::collectBundle(request.paths, load));
     if (task.cancelled())
         return Result<BundleAnalysis>::fail(Exit::Cancelled, "cancelled");
+    load.progress = importProgress(task, *input, 25, 75);
     // A case's evidence is hashed, compressed and written to its temporary file while the import and the analysis
     // run.
     std::future<std::shared_ptr<core::CaseDraft>> draft;
@@ -253,6 +275,7 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
     auto load = loadOptions(task, a.jobOption, request.threads, 25, 75);
     task.report(25, "Importing the stored evidence");
     auto sharedInput = std::make_shared<core::BundleInput>(std::move(*input));
+    load.progress = importProgress(task, *sharedInput, 25, 75);
     auto evidence = std::make_shared<core::EvidenceSet>(importers::importBundle(*sharedInput, load));
     a.importMs = msSince(t0);
     if (task.cancelled())

@@ -7,6 +7,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace faultline;
@@ -37,14 +38,24 @@ private Q_SLOTS:
     void analysesTheSampleWithRisingProgress()
     {
         std::vector<int> seen;
+        std::vector<std::string> steps;
         usecases::Task task;
-        task.progress = [&seen](int percent, const std::string&) { seen.push_back(percent); };
+        task.progress = [&](int percent, const std::string& step) {
+            seen.push_back(percent);
+            steps.push_back(step);
+        };
         const auto r = usecases::analyseBundle(sampleRequest(), task);
         QVERIFY2(r.ok(), r.failure.text().c_str());
         QCOMPARE(r.value->analysis.verdict->outcome, std::string("infrastructure_failure"));
         QVERIFY(!r.value->saved);
         QVERIFY(!seen.empty());
         QCOMPARE(seen.back(), 100);
+        // The import says which file, how far, and how much evidence there is.
+        const bool named = std::any_of(steps.begin(), steps.end(), [](const std::string& s) {
+            return s.find("Importing ") == 0 && s.find(" of ") != std::string::npos
+                && s.find(" files") != std::string::npos;
+        });
+        QVERIFY2(named, "no import step names its file, part and the evidence's size");
         for (std::size_t i = 1; i < seen.size(); ++i)
             QVERIFY2(seen[i] >= seen[i - 1],
                 qPrintable(QStringLiteral("progress went back from %1 to %2").arg(seen[i - 1]).arg(seen[i])));

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <cstdint>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -359,6 +360,84 @@ private Q_SLOTS:
         QCOMPARE(
             bucketText(out.front()), QStringLiteral("row 0 col 500 n=%1 cause top=1000000 first=0").arg(symptoms + 2));
         QCOMPARE(out.front().topTimeNs, kT0 + symptoms * 5);
+    }
+
+    void aggregationMatchesABruteForceCount_data()
+    {
+        QTest::addColumn<bool>("expanded");
+        QTest::addRow("nodes collapsed") << false;
+        QTest::addRow("nodes expanded") << true;
+    }
+    void aggregationMatchesABruteForceCount()
+    {
+        // Random items on nodes with sub-lanes: every (row, column) bucket equals a plain per-column count over the
+        // row's items (the node's own and, when collapsed, its sub-lanes'): count, top role, earliest time, earliest
+        // time of the top role.
+        QFETCH(bool, expanded);
+        std::vector<LaneSpec> lanes;
+        for (int n = 0; n < 6; ++n) {
+            const auto node = static_cast<std::int32_t>(lanes.size());
+            lanes.push_back(lane(LaneKind::Node, "node"));
+            for (int g = 0; g < 4; ++g)
+                lanes.push_back(lane(LaneKind::SubLane, "gpu", node));
+        }
+        std::mt19937_64 rng(1234);
+        std::uniform_int_distribution<std::int64_t> when(0, 20 * kSec);
+        std::uniform_int_distribution<int> role(0, kMarkRoleCount - 1);
+        std::uniform_int_distribution<std::uint32_t> laneOf(0, static_cast<std::uint32_t>(lanes.size() - 1));
+        std::vector<TimelineItem> items;
+        for (std::uint32_t k = 0; k < 50000; ++k)
+            items.push_back(item(kT0 + when(rng), laneOf(rng), static_cast<MarkRole>(role(rng)), k));
+        TimelineGeometry g;
+        g.setPlotArea(150, 0, 400, 2000);
+        g.setData(lanes, items);
+        g.setBounds(kT0, kT0 + 20 * kSec);
+        g.setAllExpanded(expanded);
+        g.setRange(kT0 + 3 * kSec, kT0 + 11 * kSec);
+        std::vector<TimelineBucket> out;
+        g.aggregate(out);
+        struct Want
+        {
+            std::uint32_t count = 0;
+            int role = kMarkRoleCount;
+            std::int64_t first = INT64_MAX;
+            std::int64_t top = INT64_MAX;
+        };
+        std::map<std::pair<std::uint32_t, std::int32_t>, Want> want;
+        const auto& rows = g.rows();
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            const auto rowLane = rows[r].lane;
+            for (const auto& it : items) {
+                const bool own = it.lane == rowLane;
+                const bool child = !rows[r].expanded && lanes[it.lane].parent == static_cast<std::int32_t>(rowLane);
+                if (!(own || child) || it.timeNs < g.rangeFrom() || it.timeNs > g.rangeTo())
+                    continue;
+                Want& w = want[{ r, g.columnOf(it.timeNs) }];
+                ++w.count;
+                w.first = std::min(w.first, it.timeNs);
+                const int ro = static_cast<int>(it.role);
+                if (ro < w.role || (ro == w.role && it.timeNs < w.top)) {
+                    w.role = ro;
+                    w.top = it.timeNs;
+                }
+            }
+        }
+        std::size_t matched = 0;
+        for (const auto& b : out) {
+            const auto it = want.find({ b.row, b.column });
+            QVERIFY2(it != want.end(), qPrintable(QStringLiteral("unexpected bucket ") + bucketText(b)));
+            const Want& w = it->second;
+            const QString got = QStringLiteral("n=%1 role=%2 first=%3 top=%4")
+                                    .arg(b.count)
+                                    .arg(static_cast<int>(b.role))
+                                    .arg(b.firstTimeNs)
+                                    .arg(b.topTimeNs);
+            const QString expected =
+                QStringLiteral("n=%1 role=%2 first=%3 top=%4").arg(w.count).arg(w.role).arg(w.first).arg(w.top);
+            QCOMPARE(got, expected);
+            ++matched;
+        }
+        QCOMPARE(matched, want.size());
     }
 
     void aggregationEmitsOneBucketPerColumnPerLane()

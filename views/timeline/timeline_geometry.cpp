@@ -88,6 +88,7 @@ void TimelineGeometry::setData(std::vector<LaneSpec> lanes, std::vector<Timeline
     }
     buildIndex(items);
     orderLanes();
+    buildGroups();
     m_expanded.assign(n, 0);
     m_scrollY = 0;
     layoutRows();
@@ -106,20 +107,20 @@ void TimelineGeometry::buildIndex(std::vector<TimelineItem>& items)
             ++kept;
         }
     std::partial_sum(m_laneBegin.begin(), m_laneBegin.end(), m_laneBegin.begin());
-    m_time.assign(kept, 0);
-    m_event.assign(kept, 0);
-    m_role.assign(kept, MarkRole::Context);
-    m_domain.assign(kept, 0);
+    m_items.time.assign(kept, 0);
+    m_items.event.assign(kept, 0);
+    m_items.role.assign(kept, MarkRole::Context);
+    m_items.domain.assign(kept, 0);
     {
         std::vector<std::size_t> fill(m_laneBegin.begin(), m_laneBegin.end() - 1);
         for (const auto& it : items) {
             if (it.lane >= lanes)
                 continue;
             const std::size_t at = fill[it.lane]++;
-            m_time[at] = it.timeNs;
-            m_event[at] = it.eventIndex;
-            m_role[at] = it.role;
-            m_domain[at] = it.domain;
+            m_items.time[at] = it.timeNs;
+            m_items.event[at] = it.eventIndex;
+            m_items.role[at] = it.role;
+            m_items.domain[at] = it.domain;
         }
     }
     items.clear();
@@ -127,30 +128,97 @@ void TimelineGeometry::buildIndex(std::vector<TimelineItem>& items)
     for (std::size_t l = 0; l < lanes; ++l) {
         const std::size_t b = m_laneBegin[l];
         const std::size_t e = m_laneBegin[l + 1];
-        if (std::is_sorted(
-                m_time.begin() + static_cast<std::ptrdiff_t>(b), m_time.begin() + static_cast<std::ptrdiff_t>(e)))
+        if (std::is_sorted(m_items.time.begin() + static_cast<std::ptrdiff_t>(b),
+                m_items.time.begin() + static_cast<std::ptrdiff_t>(e)))
             continue;
         std::vector<std::size_t> perm(e - b);
         std::iota(perm.begin(), perm.end(), b);
-        std::stable_sort(perm.begin(), perm.end(), [&](std::size_t x, std::size_t y) { return m_time[x] < m_time[y]; });
+        std::stable_sort(
+            perm.begin(), perm.end(), [&](std::size_t x, std::size_t y) { return m_items.time[x] < m_items.time[y]; });
         std::vector<std::int64_t> t(perm.size());
         std::vector<std::uint32_t> ev(perm.size());
         std::vector<MarkRole> ro(perm.size());
         std::vector<std::uint8_t> dom(perm.size());
         for (std::size_t k = 0; k < perm.size(); ++k) {
-            t[k] = m_time[perm[k]];
-            ev[k] = m_event[perm[k]];
-            ro[k] = m_role[perm[k]];
-            dom[k] = m_domain[perm[k]];
+            t[k] = m_items.time[perm[k]];
+            ev[k] = m_items.event[perm[k]];
+            ro[k] = m_items.role[perm[k]];
+            dom[k] = m_items.domain[perm[k]];
         }
-        std::copy(t.begin(), t.end(), m_time.begin() + static_cast<std::ptrdiff_t>(b));
-        std::copy(ev.begin(), ev.end(), m_event.begin() + static_cast<std::ptrdiff_t>(b));
-        std::copy(ro.begin(), ro.end(), m_role.begin() + static_cast<std::ptrdiff_t>(b));
-        std::copy(dom.begin(), dom.end(), m_domain.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(t.begin(), t.end(), m_items.time.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(ev.begin(), ev.end(), m_items.event.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(ro.begin(), ro.end(), m_items.role.begin() + static_cast<std::ptrdiff_t>(b));
+        std::copy(dom.begin(), dom.end(), m_items.domain.begin() + static_cast<std::ptrdiff_t>(b));
     }
-    m_blockMin.assign((kept + kBlock - 1) / kBlock, MarkRole::Context);
-    for (std::size_t i = 0; i < kept; ++i)
-        m_blockMin[i / kBlock] = std::min(m_blockMin[i / kBlock], m_role[i]);
+    m_items.buildBlockMin();
+}
+
+void TimelineGeometry::ItemArrays::resize(std::size_t n)
+{
+    time.assign(n, 0);
+    event.assign(n, 0);
+    role.assign(n, MarkRole::Context);
+    domain.assign(n, 0);
+}
+
+void TimelineGeometry::ItemArrays::buildBlockMin()
+{
+    blockMin.assign((role.size() + kBlock - 1) / kBlock, MarkRole::Context);
+    for (std::size_t i = 0; i < role.size(); ++i)
+        blockMin[i / kBlock] = std::min(blockMin[i / kBlock], role[i]);
+}
+
+void TimelineGeometry::buildGroups()
+{
+    const std::size_t lanes = m_lanes.size();
+    m_groupBegin.assign(lanes + 1, 0);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        std::size_t n = 0;
+        if (!m_children[l].empty()) {
+            n = laneItemCount(static_cast<std::uint32_t>(l));
+            for (std::uint32_t c : m_children[l])
+                n += laneItemCount(c);
+        }
+        m_groupBegin[l + 1] = m_groupBegin[l] + n;
+    }
+    m_group.resize(m_groupBegin[lanes]);
+    m_group.lane.assign(m_groupBegin[lanes], 0);
+    // A k-way merge by (time, lane position): the node first, then its sub-lanes in display order.
+    std::vector<std::uint32_t> members;
+    std::vector<std::size_t> cursor;
+    using Head = std::tuple<std::int64_t, std::size_t>; // (time, member position)
+    std::vector<Head> heap;
+    for (std::size_t l = 0; l < lanes; ++l) {
+        if (m_children[l].empty())
+            continue;
+        members.assign(1, static_cast<std::uint32_t>(l));
+        members.insert(members.end(), m_children[l].begin(), m_children[l].end());
+        cursor.resize(members.size());
+        heap.clear();
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            cursor[k] = m_laneBegin[members[k]];
+            if (cursor[k] < m_laneBegin[members[k] + 1])
+                heap.emplace_back(m_items.time[cursor[k]], k);
+        }
+        const auto later = [](const Head& a, const Head& b) { return a > b; };
+        std::make_heap(heap.begin(), heap.end(), later);
+        std::size_t out = m_groupBegin[l];
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            const std::size_t k = std::get<1>(heap.back());
+            heap.pop_back();
+            const std::size_t i = cursor[k]++;
+            m_group.time[out] = m_items.time[i];
+            m_group.event[out] = m_items.event[i];
+            m_group.role[out] = m_items.role[i];
+            m_group.domain[out] = m_items.domain[i];
+            m_group.lane[out] = members[k];
+            ++out;
+            if (cursor[k] < m_laneBegin[members[k] + 1])
+                heap.emplace_back(m_items.time[cursor[k]], k), std::push_heap(heap.begin(), heap.end(), later);
+        }
+    }
+    m_group.buildBlockMin();
 }
 
 std::size_t TimelineGeometry::laneItemCount(std::uint32_t lane) const
@@ -174,10 +242,10 @@ void TimelineGeometry::orderLanes()
         const std::size_t e = m_laneBegin[l + 1];
         if (b == e)
             continue;
-        firstAny[l] = m_time[b];
+        firstAny[l] = m_items.time[b];
         for (std::size_t i = b; i < e; ++i)
-            if (m_role[i] != MarkRole::Context) {
-                m_firstRelevant[l] = m_time[i];
+            if (m_items.role[i] != MarkRole::Context) {
+                m_firstRelevant[l] = m_items.time[i];
                 break;
             }
     }
@@ -500,19 +568,43 @@ std::vector<std::int64_t> TimelineGeometry::ticks(double minSpacingPx) const
 
 // ---- Queries ---------------------------------------------------------------------------------------------------
 
-void TimelineGeometry::rowLanes(const TimelineRow& row, std::vector<std::uint32_t>& out) const
+std::size_t TimelineGeometry::tiedFirst(const ItemArrays& items, std::size_t i, std::size_t j)
 {
-    out.clear();
-    out.push_back(row.lane);
-    if (row.expandable && !row.expanded)
-        out.insert(out.end(), m_children[row.lane].begin(), m_children[row.lane].end());
+    // Rare (equal timestamps on several sub-lanes): O(items in the column x tied lanes).
+    std::size_t best = i;
+    std::tuple<MarkRole, std::int64_t> bestKey { MarkRole::Context, std::numeric_limits<std::int64_t>::max() };
+    bool any = false;
+    for (std::size_t k = i; k < j && items.time[k] == items.time[i]; ++k) {
+        const std::uint32_t lane = items.lane[k];
+        bool seen = false;
+        for (std::size_t q = i; q < k && !seen; ++q)
+            seen = items.lane[q] == lane;
+        if (seen)
+            continue;
+        MarkRole role = items.role[k];
+        std::int64_t top = items.time[k];
+        for (std::size_t q = k + 1; q < j; ++q)
+            if (items.lane[q] == lane && items.role[q] < role) {
+                role = items.role[q];
+                top = items.time[q];
+            }
+        const std::tuple<MarkRole, std::int64_t> key { role, top };
+        if (!any || key < bestKey) {
+            any = true;
+            bestKey = key;
+            best = k;
+        }
+    }
+    return best;
 }
 
-void TimelineGeometry::aggregateLane(
-    std::uint32_t row, std::size_t begin, std::size_t end, std::vector<TimelineBucket>& out) const
+void TimelineGeometry::aggregateLane(const ItemArrays& items, std::uint32_t row, std::size_t begin, std::size_t end,
+    std::vector<TimelineBucket>& out) const
 {
+    const std::int64_t* const time = items.time.data();
+    const MarkRole* const role = items.role.data();
     const std::int32_t last = lastColumn();
-    auto col = [&](std::size_t k) { return std::min(columnOf(m_time[k]), last); };
+    auto col = [&](std::size_t k) { return std::min(columnOf(time[k]), last); };
     std::size_t i = begin;
     while (i < end) {
         const std::int32_t c = col(i);
@@ -536,12 +628,12 @@ void TimelineGeometry::aggregateLane(
         const std::size_t j = lo;
 
         // The most important role in [i, j) and its first item: per-block minima skip long runs of symptoms.
-        MarkRole best = m_role[i];
+        MarkRole best = role[i];
         std::size_t at = i;
         auto scan = [&](std::size_t from, std::size_t to) {
             for (std::size_t k = from; k < to && best != MarkRole::Cause; ++k)
-                if (m_role[k] < best) {
-                    best = m_role[k];
+                if (role[k] < best) {
+                    best = role[k];
                     at = k;
                 }
         };
@@ -552,21 +644,27 @@ void TimelineGeometry::aggregateLane(
             scan(i + 1, headEnd);
             std::size_t b = headEnd / kBlock;
             for (; (b + 1) * kBlock <= j && best != MarkRole::Cause; ++b)
-                if (m_blockMin[b] < best)
+                if (items.blockMin[b] < best)
                     scan(b * kBlock, (b + 1) * kBlock);
             scan(std::max(b * kBlock, headEnd), j);
         }
+
+        // A group's column whose earliest time several lanes share: the plain per-lane merge keeps the first event of
+        // the lane whose own bucket is the most important (role, then top time), so pick that lane's.
+        std::size_t first = i;
+        if (!items.lane.empty() && i + 1 < j && time[i + 1] == time[i])
+            first = tiedFirst(items, i, j);
 
         TimelineBucket bucket;
         bucket.row = row;
         bucket.column = c;
         bucket.count = static_cast<std::uint32_t>(std::min<std::size_t>(j - i, UINT32_MAX));
         bucket.role = best;
-        bucket.domain = m_domain[at];
-        bucket.firstEvent = m_event[i];
-        bucket.firstTimeNs = m_time[i];
-        bucket.topEvent = m_event[at];
-        bucket.topTimeNs = m_time[at];
+        bucket.domain = items.domain[at];
+        bucket.firstEvent = items.event[first];
+        bucket.firstTimeNs = time[first];
+        bucket.topEvent = items.event[at];
+        bucket.topTimeNs = time[at];
         out.push_back(bucket);
         i = j;
     }
@@ -581,45 +679,17 @@ void TimelineGeometry::aggregateRow(
     toNs = std::min(toNs, m_to);
     if (fromNs > toNs)
         return;
-    std::vector<std::uint32_t> lanes;
-    rowLanes(m_rows[row], lanes);
-    auto laneRange = [&](std::uint32_t l) {
-        const auto b = m_time.begin() + static_cast<std::ptrdiff_t>(m_laneBegin[l]);
-        const auto e = m_time.begin() + static_cast<std::ptrdiff_t>(m_laneBegin[l + 1]);
-        const auto lo = std::lower_bound(b, e, fromNs);
-        const auto hi = std::upper_bound(lo, e, toNs);
-        return std::make_pair(
-            static_cast<std::size_t>(lo - m_time.begin()), static_cast<std::size_t>(hi - m_time.begin()));
-    };
-    const auto r = static_cast<std::uint32_t>(row);
-    if (lanes.size() == 1) {
-        const auto [b, e] = laneRange(lanes.front());
-        aggregateLane(r, b, e, out);
-        return;
-    }
-    // A collapsed node shows its sub-lanes too: aggregate each, then merge buckets that share a column.
-    std::vector<TimelineBucket> tmp;
-    for (std::uint32_t l : lanes) {
-        const auto [b, e] = laneRange(l);
-        aggregateLane(r, b, e, tmp);
-    }
-    std::sort(tmp.begin(), tmp.end(), [](const TimelineBucket& a, const TimelineBucket& b) {
-        return std::tie(a.column, a.role, a.topTimeNs) < std::tie(b.column, b.role, b.topTimeNs);
-    });
-    for (std::size_t k = 0; k < tmp.size();) {
-        TimelineBucket merged = tmp[k];
-        std::size_t m = k + 1;
-        for (; m < tmp.size() && tmp[m].column == merged.column; ++m) {
-            merged.count = static_cast<std::uint32_t>(
-                std::min<std::uint64_t>(std::uint64_t { merged.count } + tmp[m].count, UINT32_MAX));
-            if (tmp[m].firstTimeNs < merged.firstTimeNs) {
-                merged.firstTimeNs = tmp[m].firstTimeNs;
-                merged.firstEvent = tmp[m].firstEvent;
-            }
-        }
-        out.push_back(merged);
-        k = m;
-    }
+    const TimelineRow& tr = m_rows[row];
+    // A collapsed node shows its sub-lanes too: its group holds them merged, so it aggregates as one lane.
+    const bool group = tr.expandable && !tr.expanded;
+    const ItemArrays& items = group ? m_group : m_items;
+    const std::vector<std::size_t>& begin = group ? m_groupBegin : m_laneBegin;
+    const auto first = items.time.begin() + static_cast<std::ptrdiff_t>(begin[tr.lane]);
+    const auto last = items.time.begin() + static_cast<std::ptrdiff_t>(begin[tr.lane + 1]);
+    const auto lo = std::lower_bound(first, last, fromNs);
+    const auto hi = std::upper_bound(lo, last, toNs);
+    aggregateLane(items, static_cast<std::uint32_t>(row), static_cast<std::size_t>(lo - items.time.begin()),
+        static_cast<std::size_t>(hi - items.time.begin()), out);
 }
 
 void TimelineGeometry::aggregate(std::vector<TimelineBucket>& out) const

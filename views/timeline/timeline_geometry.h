@@ -116,7 +116,7 @@ public:
     /// their first item, then by label; sub-lanes likewise under their node; pinned rows first, gap rows last.
     void setData(std::vector<LaneSpec> lanes, std::vector<TimelineItem> items);
     const std::vector<LaneSpec>& lanes() const { return m_lanes; }
-    std::size_t itemCount() const { return m_time.size(); }
+    std::size_t itemCount() const { return m_items.time.size(); }
     /// Items whose lane is `lane` itself (not its sub-lanes).
     std::size_t laneItemCount(std::uint32_t lane) const;
     /// The first relevant (non-context) item of the lane and its sub-lanes; INT64_MAX when none.
@@ -207,15 +207,32 @@ public:
 private:
     static constexpr std::size_t kBlock = 64;
 
+    /// Items as a structure of arrays, each lane's (or group's) run time-sorted.
+    struct ItemArrays
+    {
+        std::vector<std::int64_t> time;
+        std::vector<std::uint32_t> event;
+        std::vector<MarkRole> role;
+        std::vector<std::uint8_t> domain;
+        std::vector<MarkRole> blockMin; ///< the most important role of each run of kBlock items
+        std::vector<std::uint32_t> lane; ///< groups only: the lane each item came from
+        void resize(std::size_t n);
+        void buildBlockMin();
+    };
+
     void buildIndex(std::vector<TimelineItem>& items);
+    /// For every node with sub-lanes: its items and its sub-lanes' merged into one time-sorted run (what a
+    /// collapsed row shows), so such a row aggregates like a single lane, without a per-frame merge.
+    void buildGroups();
     void orderLanes();
     void layoutRows();
     void clampRange(std::int64_t from, std::int64_t span);
     std::int32_t lastColumn() const;
     /// Appends one lane's buckets for items [begin, end) (time-sorted) to `out`, for row `row`.
-    void aggregateLane(std::uint32_t row, std::size_t begin, std::size_t end, std::vector<TimelineBucket>& out) const;
-    /// The lanes whose items a row shows: the row's lane, plus its sub-lanes when it is a collapsed node.
-    void rowLanes(const TimelineRow& row, std::vector<std::uint32_t>& out) const;
+    void aggregateLane(const ItemArrays& items, std::uint32_t row, std::size_t begin, std::size_t end,
+        std::vector<TimelineBucket>& out) const;
+    /// In a group's column [i, j) whose first time is shared: the first item of the lane a per-lane merge keeps.
+    static std::size_t tiedFirst(const ItemArrays& items, std::size_t i, std::size_t j);
 
     // Lanes and their layout.
     std::vector<LaneSpec> m_lanes;
@@ -231,12 +248,12 @@ private:
     double m_scrollY = 0;
 
     // Items, structure of arrays sorted by (lane, time); lane l owns [m_laneBegin[l], m_laneBegin[l + 1]).
-    std::vector<std::int64_t> m_time;
-    std::vector<std::uint32_t> m_event;
-    std::vector<MarkRole> m_role;
-    std::vector<std::uint8_t> m_domain;
+    ItemArrays m_items;
     std::vector<std::size_t> m_laneBegin;
-    std::vector<MarkRole> m_blockMin; ///< the most important role of each run of kBlock items
+    // Collapsed-row groups: node l's group owns [m_groupBegin[l], m_groupBegin[l + 1]) of m_group (empty for lanes
+    // without sub-lanes), merged by (time, node first then its sub-lanes in m_children order).
+    ItemArrays m_group;
+    std::vector<std::size_t> m_groupBegin;
 
     // Axis.
     double m_left = 0;

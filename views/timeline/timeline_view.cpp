@@ -189,15 +189,22 @@ MarkRole markRoleOf(const core::Verdict& v, std::size_t i)
     return MarkRole::Context;
 }
 
-double severityScale(const std::string& s)
+/// A severity's class, stored per event so painting reads one byte instead of the event's string.
+std::uint8_t severityClass(const std::string& s)
 {
     if (s == "fatal")
-        return 1.15;
+        return 1;
     if (s == "warning")
-        return 0.9;
+        return 2;
     if (s == "info")
-        return 0.8;
-    return 1.0;
+        return 3;
+    return 0;
+}
+
+double severityScale(std::uint8_t severity)
+{
+    static constexpr double kScale[] = { 1.0, 1.15, 0.9, 0.8 };
+    return kScale[severity & 3];
 }
 
 /// "0000:c3:00.0" -> "c3:00".
@@ -326,6 +333,7 @@ void TimelineView::rebuild()
     m_laneInfo.clear();
     m_laneOfEvent.clear();
     m_roleOfEvent.clear();
+    m_severityOf.clear();
     m_alternative.clear();
     m_childBegin.assign(1, 0);
     m_children.clear();
@@ -450,11 +458,13 @@ void TimelineView::rebuild()
 
     m_laneOfEvent.assign(n, -1);
     m_roleOfEvent.assign(n, MarkRole::Context);
+    m_severityOf.assign(n, 0);
     items.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
         const core::Event& e = v.events[i];
         const MarkRole role = markRoleOf(v, i);
         m_roleOfEvent[i] = role;
+        m_severityOf[i] = severityClass(e.severity);
         if (e.timeNs == INT64_MIN) {
             ++m_untimed;
             continue;
@@ -1322,7 +1332,6 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
 {
     const QPalette& pal = palette();
     const bool dark = isDark(pal);
-    const core::Verdict& v = *m_result.verdict;
     const std::size_t row = m_buckets[firstBucket].row;
     const double cy = m_geo.rowCenterY(row);
     const double r0 = markRadius();
@@ -1350,7 +1359,7 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
             k = 0.8;
             break;
         }
-        return r0 * k * (b.role == MarkRole::Cause ? 1.0 : severityScale(v.events[b.topEvent].severity));
+        return r0 * k * (b.role == MarkRole::Cause ? 1.0 : severityScale(m_severityOf[b.topEvent]));
     };
     auto isShapeCandidate = [&](const TimelineBucket& b) {
         return b.role != MarkRole::Context || m_alternative[b.topEvent];
@@ -1358,18 +1367,28 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
 
     // Which buckets get a shape: the most important first, each only where no shape is yet (left to right within a
     // role). The others are drawn as one-pixel ticks, so a column never holds more than one primitive.
-    std::vector<std::size_t> order(endBucket - firstBucket);
-    std::iota(order.begin(), order.end(), firstBucket);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(m_buckets[a].role, m_buckets[a].column) < std::tie(m_buckets[b].role, m_buckets[b].column);
-    });
-    std::vector<std::uint8_t> occupied(static_cast<std::size_t>(std::max(columns, 1)), 0);
-    std::vector<std::uint8_t> shape(endBucket - firstBucket, 0);
-    for (std::size_t k : order) {
+    // The row's buckets come ordered by column, so ordering by (role, column) is a stable counting sort by role.
+    const std::size_t count = endBucket - firstBucket;
+    std::size_t roleStart[kMarkRoleCount + 1] = {};
+    for (std::size_t k = firstBucket; k < endBucket; ++k)
+        ++roleStart[static_cast<std::size_t>(m_buckets[k].role) + 1];
+    for (int r = 0; r < kMarkRoleCount; ++r)
+        roleStart[r + 1] += roleStart[r];
+    m_markOrder.resize(count);
+    for (std::size_t k = firstBucket; k < endBucket; ++k)
+        m_markOrder[roleStart[static_cast<std::size_t>(m_buckets[k].role)]++] = static_cast<std::uint32_t>(k);
+    m_markOccupied.assign(static_cast<std::size_t>(std::max(columns, 1)), 0);
+    m_markShape.assign(count, 0);
+    m_markRadius.resize(count);
+    for (std::size_t k = firstBucket; k < endBucket; ++k)
+        m_markRadius[k - firstBucket] = radiusOf(m_buckets[k]);
+    std::vector<std::uint8_t>& occupied = m_markOccupied;
+    std::vector<std::uint8_t>& shape = m_markShape;
+    for (std::size_t k : m_markOrder) {
         const TimelineBucket& b = m_buckets[k];
         if (!isShapeCandidate(b))
             continue;
-        const double rad = radiusOf(b);
+        const double rad = m_markRadius[k - firstBucket];
         const int c = b.column - firstColumn;
         const int reach = static_cast<int>(rad * 0.8);
         bool free = true;
@@ -1383,12 +1402,23 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
             occupied[static_cast<std::size_t>(x)] = 1;
     }
 
+    // Colours per domain, computed once per row rather than per bucket.
+    QColor domainCache[256];
+    std::uint8_t domainKnown[256] = {};
+    auto colourOf = [&](std::uint8_t d) -> const QColor& {
+        if (!domainKnown[d]) {
+            domainCache[d] = domainColour(d, dark);
+            domainKnown[d] = 1;
+        }
+        return domainCache[d];
+    };
+
     // Ticks first, so shapes cover them.
     for (std::size_t k = firstBucket; k < endBucket; ++k) {
         if (shape[k - firstBucket])
             continue;
         const TimelineBucket& b = m_buckets[k];
-        const QColor c = domainColour(b.domain, dark);
+        const QColor& c = colourOf(b.domain);
         const double h = b.role == MarkRole::Context ? r0 * 1.3 : r0 * (b.count > 1 ? 2.2 : 1.8);
         p.setPen(QPen(withAlpha(c, b.role == MarkRole::Context ? 120 : 200), 1));
         const double x = b.column + 0.5;
@@ -1399,13 +1429,13 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
         if (!shape[k - firstBucket])
             continue;
         const TimelineBucket& b = m_buckets[k];
-        const QColor c = domainColour(b.domain, dark);
-        const double rad = radiusOf(b);
+        const QColor& c = colourOf(b.domain);
+        const double rad = m_markRadius[k - firstBucket];
         const QPointF at(b.column + 0.5, cy);
         switch (b.role) {
         case MarkRole::Cause: {
             p.setPen(Qt::NoPen);
-            p.setBrush(withAlpha(domainColour(b.domain, dark), 55));
+            p.setBrush(withAlpha(c, 55));
             p.drawEllipse(at, rad * 1.5, rad * 1.5);
             const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
                 { at.x() - rad, at.y() } };

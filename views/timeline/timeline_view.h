@@ -129,7 +129,13 @@ private:
     std::vector<std::uint8_t> m_alternative; ///< per event: a root candidate the verdict considered and rejected
     std::vector<std::uint32_t> m_childBegin; ///< CSR of the verdict's links: events explained by event i
     std::vector<std::uint32_t> m_children;
+    std::vector<std::uint8_t> m_severityOf; ///< per event: its severity class (see severityScale)
     std::vector<TimelineBucket> m_buckets; ///< scratch, refilled every paint
+    // paintMarks' scratch, reused across rows and frames (no allocation per frame once warm).
+    std::vector<std::uint32_t> m_markOrder;
+    std::vector<std::uint8_t> m_markOccupied;
+    std::vector<std::uint8_t> m_markShape;
+    std::vector<double> m_markRadius;
     std::size_t m_untimed = 0;
     qint64 m_fitFrom = 0;
     qint64 m_fitTo = 0;

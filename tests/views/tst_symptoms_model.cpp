@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The symptoms table over the flagship verdict (consistent under QAbstractItemModelTester, spread and delays as an
 // SRE reads them), and the shared selection (a setter that changes nothing emits nothing).
-#include "core/analysis/analyzer.h"
-#include "importers/bundle_loader.h"
-#include "tests/common/test_helpers.h"
+#include "tests/common/analysis_fixture.h"
 #include "views/models/symptoms_model.h"
 #include "views/state/workbench_selection.h"
 
@@ -22,12 +20,8 @@ private Q_SLOTS:
         views::SymptomsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model.rowCount(), 0);
-        auto ev = std::make_shared<core::EvidenceSet>(
-            importers::loadBundle({ tests::sourcePath("resources/samples/bundle-48213") }));
-        auto verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-        views::AnalysisResult result;
-        result.evidence = ev;
-        result.verdict = verdict;
+        const auto result = tests::analysedBundle("resources/samples/bundle-48213");
+        const auto& verdict = result.verdict;
         model.setResult(result);
         QCOMPARE(model.rowCount(), static_cast<int>(verdict->symptoms.size()));
         QVERIFY(model.rowCount() > 2);

@@ -2,7 +2,7 @@
 // The verdict panel renders the flagship sample; the grab is kept as an artefact for a human to look at.
 #include "core/analysis/analyzer.h"
 #include "importers/bundle_loader.h"
-#include "tests/common/test_helpers.h"
+#include "tests/common/analysis_fixture.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QLabel>
@@ -50,13 +50,7 @@ private Q_SLOTS:
 
     void showsCoverageAndAlternatives()
     {
-        auto resultOf = [](const char* sample) {
-            auto ev = std::make_shared<core::EvidenceSet>(importers::loadBundle({ tests::sourcePath(sample) }));
-            views::AnalysisResult r;
-            r.evidence = ev;
-            r.verdict = std::make_shared<core::Verdict>(core::analyze(*ev, *tests::bundledCatalog()));
-            return r;
-        };
+        const auto resultOf = tests::analysedBundle;
         views::VerdictView view;
         const auto full = resultOf("resources/samples/bundle-48213");
         view.setResult(full);

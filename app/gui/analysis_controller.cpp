@@ -10,46 +10,6 @@ namespace faultline::app {
 
 namespace {
 
-views::AnalysisResult toResult(usecases::Analysis a)
-{
-    views::AnalysisResult r;
-    r.evidence = std::move(a.evidence);
-    r.verdict = std::move(a.verdict);
-    r.input = std::move(a.input);
-    r.casePath = std::move(a.casePath);
-    r.storedRun = a.storedRun;
-    r.matchesStoredRun = a.matchesStoredRun;
-    r.rulesOrigin = std::move(a.rulesOrigin);
-    r.catalog = std::move(a.catalog);
-    r.rulesDir = std::move(a.rulesDir);
-    r.jobOption = std::move(a.jobOption);
-    r.windowFromNs = a.windowFromNs;
-    r.windowToNs = a.windowToNs;
-    r.importMs = a.importMs;
-    r.analyseMs = a.analyseMs;
-    return r;
-}
-
-usecases::Analysis toAnalysis(const views::AnalysisResult& r)
-{
-    usecases::Analysis a;
-    a.evidence = r.evidence;
-    a.verdict = r.verdict;
-    a.input = r.input;
-    a.casePath = r.casePath;
-    a.storedRun = r.storedRun;
-    a.matchesStoredRun = r.matchesStoredRun;
-    a.rulesOrigin = r.rulesOrigin;
-    a.catalog = r.catalog;
-    a.rulesDir = r.rulesDir;
-    a.jobOption = r.jobOption;
-    a.windowFromNs = r.windowFromNs;
-    a.windowToNs = r.windowToNs;
-    a.importMs = r.importMs;
-    a.analyseMs = r.analyseMs;
-    return a;
-}
-
 /// A use case's progress reported through the promise, its cancellation read from the flag.
 template <class Promise> usecases::Task taskFor(Promise& promise, const std::atomic_bool& cancel)
 {
@@ -140,7 +100,7 @@ void AnalysisController::start(const QStringList& bundlePaths)
         auto result = usecases::analyseBundle(request, taskFor(promise, cancel));
         Outcome out;
         if (result.ok())
-            out.result = toResult(std::move(result.value->analysis));
+            out.result = std::move(result.value->analysis);
         else if (result.failure.code == usecases::Exit::Cancelled)
             return; // no result: reported as cancelled
         else
@@ -178,7 +138,7 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
         auto result = usecases::reproduceCase(request, taskFor(promise, cancel));
         Outcome out;
         if (result.ok())
-            out.result = toResult(std::move(*result.value));
+            out.result = std::move(*result.value);
         else if (result.failure.code == usecases::Exit::Cancelled)
             return;
         else
@@ -208,9 +168,8 @@ void AnalysisController::runCaseWrite(std::function<QString(QString&)> work)
 void AnalysisController::saveCase(const QString& casePath, const views::AnalysisResult& result)
 {
     const std::string path = casePath.toStdString();
-    const usecases::Analysis analysis = toAnalysis(result);
-    runCaseWrite([path, analysis](QString& summary) -> QString {
-        const auto saved = usecases::saveCase(path, analysis);
+    runCaseWrite([path, result](QString& summary) -> QString {
+        const auto saved = usecases::saveCase(path, result);
         if (!saved.ok())
             return QString::fromStdString(saved.failure.text());
         summary = QString::fromStdString(path) + QLatin1Char('\t') + tr("case saved with run %1").arg(saved.value->run);
@@ -220,9 +179,8 @@ void AnalysisController::saveCase(const QString& casePath, const views::Analysis
 
 void AnalysisController::addRun(const views::AnalysisResult& result)
 {
-    const usecases::Analysis analysis = toAnalysis(result);
-    runCaseWrite([analysis](QString& summary) -> QString {
-        const auto added = usecases::addRun(analysis);
+    runCaseWrite([result](QString& summary) -> QString {
+        const auto added = usecases::addRun(result);
         if (!added.ok())
             return QString::fromStdString(added.failure.text());
         const auto& run = *added.value;
@@ -231,7 +189,7 @@ void AnalysisController::addRun(const views::AnalysisResult& result)
             text += run.diff->same
                 ? tr(" (same verdict as run %1)").arg(run.diff->from)
                 : tr(" (%1 change(s) from run %2)").arg(run.diff->changes.size()).arg(run.diff->from);
-        summary = QString::fromStdString(analysis.casePath) + QLatin1Char('\t') + text;
+        summary = QString::fromStdString(result.casePath) + QLatin1Char('\t') + text;
         return {};
     });
 }

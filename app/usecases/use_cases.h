@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/casefile/case_file.h"
+#include "core/model/analysis.h"
 #include "core/model/bundle_input.h"
 #include "core/model/verdict.h"
 #include "core/rules/rule_catalog.h"
@@ -71,27 +72,7 @@ template <class T> struct Result
 };
 
 /// One analysis: the input, the evidence, the verdict and how they were made. Immutable once returned.
-struct Analysis
-{
-    std::shared_ptr<const core::BundleInput> input;
-    std::shared_ptr<const core::EvidenceSet> evidence;
-    std::shared_ptr<const core::Verdict> verdict;
-    std::shared_ptr<const core::RuleCatalog> catalog;
-    std::string rulesDir; ///< absolute; where `catalog` was loaded from
-    std::string jobOption; ///< the job the import was asked to pick ("" when none)
-    std::int64_t windowFromNs = INT64_MIN; ///< the workload-window override (INT64_MIN: the scope's own)
-    std::int64_t windowToNs = INT64_MIN;
-    std::int64_t importMs = 0;
-    std::int64_t analyseMs = 0;
-    std::vector<core::Diagnostic> catalogWarnings; ///< the catalog loaded, with these warnings
-
-    // For an analysis of a case's stored evidence:
-    std::string casePath;
-    std::int64_t storedRun = 0; ///< the case's latest run when it was opened (0: none)
-    bool matchesStoredRun = false; ///< the verdict equals that run's, byte for byte (JSON)
-    std::string rulesOrigin; ///< "run 2's rules", "current rules", "current rules (why)"
-    bool importDiffers = false; ///< this build imports the stored evidence differently from the case's import
-};
+using Analysis = core::Analysis;
 
 struct BundleRequest
 {

@@ -2,9 +2,7 @@
 // An immutable analysis snapshot handed from the worker to the views (../shared/STYLE.md §4.5).
 #pragma once
 
-#include "core/model/bundle_input.h"
-#include "core/model/verdict.h"
-#include "core/rules/rule_catalog.h"
+#include "core/model/analysis.h"
 
 #include <climits>
 #include <cstdint>
@@ -13,25 +11,8 @@
 
 namespace faultline::views {
 
-struct AnalysisResult
-{
-    std::shared_ptr<const core::EvidenceSet> evidence;
-    std::shared_ptr<const core::Verdict> verdict;
-    std::shared_ptr<const core::BundleInput> input; ///< the raw input, kept so the analysis can be saved as a case
-    std::string casePath; ///< the case file the evidence came from ("" for a bundle)
-    std::int64_t storedRun = 0; ///< the case's latest run when it was opened
-    bool matchesStoredRun = false; ///< this analysis gives the stored run's verdict, byte for byte
-    std::string rulesOrigin; ///< for a case: whose rules made this analysis ("run 2's rules", "current rules")
-
-    // How the analysis was made, so that saving it or adding it to its case records the same run.
-    std::shared_ptr<const core::RuleCatalog> catalog;
-    std::string rulesDir;
-    std::string jobOption;
-    std::int64_t windowFromNs = INT64_MIN;
-    std::int64_t windowToNs = INT64_MIN;
-    std::int64_t importMs = 0;
-    std::int64_t analyseMs = 0;
-};
+/// What the views show: the use cases' analysis itself (no copy, no conversion).
+using AnalysisResult = core::Analysis;
 
 /// A case's latest stored verdict, shown at once while the case's evidence is re-analysed.
 struct StoredVerdictSummary

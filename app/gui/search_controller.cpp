@@ -8,36 +8,6 @@
 
 namespace faultline::app {
 
-namespace {
-
-views::SearchHitRow toRow(const usecases::SearchHit& h)
-{
-    views::SearchHitRow r;
-    r.file = h.file;
-    r.path = h.path;
-    r.line = h.line;
-    r.byteOffset = h.byteOffset;
-    r.matchStart = h.matchStart;
-    r.matchLength = h.matchLength;
-    r.node = h.node;
-    r.timeNs = h.timeNs;
-    r.observation = h.observation;
-    r.text = h.text;
-    r.textCut = h.textCut;
-    return r;
-}
-
-} // namespace
-
-std::vector<views::SearchHitRow> hitRows(const usecases::SearchResult& result)
-{
-    std::vector<views::SearchHitRow> rows;
-    rows.reserve(result.hits.size());
-    for (const auto& h : result.hits)
-        rows.push_back(toRow(h));
-    return rows;
-}
-
 views::SearchSummary summaryOf(const usecases::SearchResult& result, std::size_t maxHits)
 {
     views::SearchSummary s;
@@ -100,7 +70,7 @@ void SearchController::search(const views::AnalysisResult& result, const QString
         task.cancel = cancelFlag.get();
         const auto res = usecases::searchEvidence(request, task);
         if (res.ok()) {
-            auto rows = hitRows(*res.value);
+            auto rows = res.value->hits;
             const auto s = summaryOf(*res.value, request.maxHits);
             QMetaObject::invokeMethod(
                 self,

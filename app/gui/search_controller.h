@@ -20,8 +20,7 @@ struct SearchResult;
 
 namespace faultline::app {
 
-/// A search's hits and counts as the search pane lists them.
-std::vector<views::SearchHitRow> hitRows(const usecases::SearchResult& result);
+/// A search's counts as the search pane's status line shows them.
 views::SearchSummary summaryOf(const usecases::SearchResult& result, std::size_t maxHits);
 
 class SearchController : public QObject

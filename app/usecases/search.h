@@ -18,6 +18,7 @@
 #include "app/usecases/use_cases.h"
 #include "core/model/bundle_input.h"
 #include "core/model/evidence.h"
+#include "core/model/search_hit.h"
 
 #include <climits>
 #include <cstddef>
@@ -68,21 +69,8 @@ struct SearchRequest
 };
 
 /// One matching line (a line matching several times gives one hit, at its first match).
-struct SearchHit
-{
-    std::size_t file = 0; ///< index into BundleInput::files
-    std::string path; ///< the file's display path
-    std::uint64_t line = 0; ///< 1-based
-    std::uint64_t byteOffset = 0; ///< of the line's first byte in the file
-    std::uint32_t matchStart = 0; ///< bytes from the line's start (may lie past a cut `text`)
-    std::uint32_t matchLength = 0; ///< bytes (0 for an empty match)
-    std::string node; ///< the record's node, else the file's host; "" when neither is known
-    std::int64_t timeNs = INT64_MIN; ///< the record's time; INT64_MIN when no timed record holds the line
-    std::int64_t observation = -1; ///< index into EvidenceSet::observations of that record, or -1
-    core::SourceKind kind = core::SourceKind::Other; ///< the file's source kind
-    std::string text; ///< the line without its newline, at most kSearchLineCap bytes (cut at a UTF-8 boundary)
-    bool textCut = false;
-};
+/// One matching line (its text at most kSearchLineCap bytes).
+using SearchHit = core::SearchHit;
 
 /// What was searched. When the search stopped at maxHits, the counts stop at the last hit's line, so they too are
 /// the same whatever the thread count.

@@ -278,7 +278,7 @@ private Q_SLOTS:
         r.maxHits = 25; // shows "truncated at 25"
         const auto res = usecases::searchEvidence(r);
         QVERIFY2(res.ok(), res.failure.text().c_str());
-        auto rows = app::hitRows(*res.value);
+        auto rows = res.value->hits;
         const auto s = app::summaryOf(*res.value, r.maxHits);
         pane.setResults(opts.generation, std::move(rows), s);
         QVERIFY(pane.model()->rowCount() > 5);

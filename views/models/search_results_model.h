@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Table model over the hits of one evidence search: one row per matching line (file, line, node, time, the line with
-// its match). The rows are plain values the app fills from usecases::SearchHit (views never include app/); the
-// model converts to QString only in data(), for the rows on screen.
+// its match). The rows are the search use case's own hits (core::SearchHit); the model converts to QString only in
+// data(), for the rows on screen.
 //
 // Thread affinity: UI thread. Rows arrive whole (setHits) or in batches while a search streams (appendHits).
 #pragma once
+
+#include "core/model/search_hit.h"
 
 #include <QAbstractTableModel>
 
@@ -16,21 +18,8 @@
 
 namespace faultline::views {
 
-/// One matching line, with the fields of usecases::SearchHit.
-struct SearchHitRow
-{
-    std::size_t file = 0; ///< index into the analysis's input files
-    std::string path; ///< display path
-    std::uint64_t line = 0; ///< 1-based
-    std::uint64_t byteOffset = 0; ///< of the line's first byte
-    std::uint32_t matchStart = 0; ///< bytes from the line's start
-    std::uint32_t matchLength = 0; ///< bytes
-    std::string node; ///< "" when unknown
-    std::int64_t timeNs = INT64_MIN; ///< INT64_MIN: no timed record holds the line
-    std::int64_t observation = -1; ///< index into EvidenceSet::observations, or -1
-    std::string text; ///< the line (UTF-8, at most 4 KiB)
-    bool textCut = false;
-};
+/// One matching line, as the search use case returns it.
+using SearchHitRow = core::SearchHit;
 
 /// What a finished search looked at, for the status line.
 struct SearchSummary

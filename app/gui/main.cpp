@@ -4,7 +4,6 @@
 #include "app/common/rules_location.h"
 #include "app/gui/main_window.h"
 #include "app/usecases/use_cases.h"
-#include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/version.h"
 
@@ -40,17 +39,14 @@ int printVerdict(const std::vector<std::string>& paths, const std::string& rules
     using faultline::usecases::Exit;
     const std::string& bundle = paths.front();
     if (isCase(bundle)) {
-        // A case prints its latest stored run, as 'faultline-cli show' does.
-        std::vector<faultline::core::Diagnostic> errors;
-        auto c = faultline::core::CaseFile::open(bundle, { true, true }, errors);
-        const auto runs = c ? c->runs(errors) : std::vector<faultline::core::RunInfo> {};
-        const auto text = runs.empty() ? std::nullopt : c->verdictText(runs.back().id, errors);
-        for (const auto& d : errors)
-            std::cerr << d.format() << '\n';
-        if (!text)
-            return exitCode(Exit::Case);
+        // A case prints its latest stored run, as 'faultline-cli show' does (what the workbench shows first).
+        const auto stored = faultline::usecases::storedVerdict(bundle);
+        if (!stored.ok()) {
+            std::cerr << stored.failure.text() << '\n';
+            return exitCode(stored.failure.code);
+        }
         std::cout << "faultline: no display; printing the case's latest verdict instead of opening the workbench\n\n"
-                  << *text;
+                  << stored.value->text;
         return exitCode(Exit::Ok);
     }
     faultline::usecases::BundleRequest request;

@@ -42,6 +42,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QUrl>
 
 namespace faultline::app {
@@ -236,6 +237,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     tabifyDockWidget(evidenceDock, metricsDock);
     evidenceDock->raise();
     metricsDock->setVisible(false);
+    m_metricsMargins = { m_metrics->plotLeftMargin(), m_metrics->plotRightMargin() };
     connect(m_metrics, &views::MetricsPane::cursorMoved, m_selection, &views::WorkbenchSelection::setCursor);
     connect(m_selection, &views::WorkbenchSelection::cursorChanged, m_metrics, &views::MetricsPane::setCursor);
     connect(m_selection, &views::WorkbenchSelection::rangeChanged, m_metrics, [this](qint64 from, qint64 to) {
@@ -391,7 +393,14 @@ void MainWindow::stepHit(int step)
 
 void MainWindow::alignMetrics()
 {
-    // The charts' plots start and end where the timeline's plot does, so both time axes line up.
+    // When the metrics pane spans the same columns as the timeline, the charts' plots start and end where the
+    // timeline's plot does, so both time axes line up; beside another pane it keeps its own margins (its legends).
+    const int paneX = m_metrics->mapTo(this, QPoint()).x();
+    const int timelineX = m_timeline->mapTo(this, QPoint()).x();
+    if (paneX != timelineX || m_metrics->width() != m_timeline->width()) {
+        m_metrics->setPlotMargins(m_metricsMargins.first, m_metricsMargins.second);
+        return;
+    }
     const auto& geo = m_timeline->timelineGeometry();
     const int left = m_timeline->viewport()->x() + static_cast<int>(geo.plotLeft());
     m_metrics->setPlotMargins(left, std::max(0, m_timeline->width() - left - static_cast<int>(geo.plotWidth())));
@@ -646,6 +655,9 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     alignMetrics();
     m_metrics->setRange(m_timeline->rangeFrom(), m_timeline->rangeTo());
     m_metrics->parentWidget()->setVisible(!result.evidence->metrics.empty());
+    // The cause's raw line first; a metric event brings the charts up. Deferred: a dock shown just now becomes its
+    // tab group's current tab once the layout has run.
+    QTimer::singleShot(0, m_evidence->parentWidget(), &QWidget::raise);
     m_symptoms->resizeColumnsToContents();
     m_symptoms->parentWidget()->setVisible(!result.verdict->symptoms.empty());
     m_selection->clear();

@@ -113,6 +113,7 @@ private:
     views::TimelineView* m_timeline;
     views::WorkbenchSelection* m_selection;
     views::MetricsPane* m_metrics;
+    std::pair<int, int> m_metricsMargins; ///< the pane's own plot margins, used when it cannot align with the timeline
     views::SearchPane* m_searchPane;
     SearchController* m_searcher;
     QTableView* m_symptoms = nullptr;

@@ -58,6 +58,8 @@ void SearchController::search(const views::AnalysisResult& result, const QString
         request.paths = { options.path.toStdString() };
     if (options.kind >= 0)
         request.kinds = { static_cast<core::SourceKind>(options.kind) };
+    request.minSeverity = options.minSeverity.toStdString();
+    request.verdict = result.verdict;
     request.fromNs = options.fromNs;
     request.toNs = options.toNs;
     request.maxHits = maxHits;

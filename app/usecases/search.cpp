@@ -27,6 +27,7 @@ SearchRequest SearchRequest::over(const Analysis& analysis, std::string pattern)
     SearchRequest r;
     r.input = analysis.input;
     r.evidence = analysis.evidence;
+    r.verdict = analysis.verdict;
     r.pattern = std::move(pattern);
     return r;
 }
@@ -263,8 +264,26 @@ struct LineFilter
     std::int64_t fromNs = INT64_MIN;
     std::int64_t toNs = INT64_MAX;
 
+    bool bySeverity = false;
+    std::uint8_t minSeverity = 0;
+    std::vector<std::uint8_t> severityOf; ///< per observation: the highest severity of the events taken from it
+
     bool keepsNode(core::NodeId n) const { return std::binary_search(nodes.begin(), nodes.end(), n); }
 };
+
+/// Severities in increasing order; 0 for none or an unknown name.
+std::uint8_t severityRank(std::string_view s)
+{
+    if (s == "info")
+        return 1;
+    if (s == "warning")
+        return 2;
+    if (s == "error")
+        return 3;
+    if (s == "fatal")
+        return 4;
+    return 0;
+}
 
 std::string cutLine(std::string_view s, bool& cut)
 {
@@ -398,6 +417,10 @@ struct Searcher
         const std::int64_t timeNs = rec ? rec->timeNs : INT64_MIN;
         if (filter.byNode && !filter.keepsNode(node))
             return false;
+        if (filter.bySeverity
+            && (!rec
+                || filter.severityOf[static_cast<std::size_t>(rec - ev->observations.data())] < filter.minSeverity))
+            return false;
         if (filter.byTime) {
             if (timeNs == INT64_MIN) {
                 ++out.untimed;
@@ -434,6 +457,29 @@ std::pair<const core::Observation*, const core::Observation*> recordsOf(const co
     const core::Observation* e =
         std::upper_bound(b, last, s, [](std::uint32_t v, const core::Observation& o) { return v < o.where.source; });
     return { b, e };
+}
+
+/// For each observation, the highest severity of the verdict's events extracted from it (or merged into one that
+/// was): every provenance of an event names the record it was found in.
+std::vector<std::uint8_t> severityByObservation(const core::EvidenceSet& ev, const core::Verdict& v)
+{
+    std::vector<std::uint8_t> out(ev.observations.size(), 0);
+    for (const core::Event& e : v.events) {
+        const std::uint8_t rank = severityRank(e.severity);
+        for (const core::Provenance& p : e.provenance) {
+            const auto [b, end] = recordsOf(ev, p.source);
+            const core::Observation* it = std::upper_bound(b, end, p.byteOffset,
+                [](std::uint64_t off, const core::Observation& o) { return off < o.where.byteOffset; });
+            if (it == b)
+                continue;
+            const core::Observation& o = *(it - 1);
+            if (p.byteOffset < o.where.byteOffset + std::max<std::uint64_t>(1, o.where.length)) {
+                std::uint8_t& slot = out[static_cast<std::size_t>(&o - ev.observations.data())];
+                slot = std::max(slot, rank);
+            }
+        }
+    }
+    return out;
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& s)
@@ -487,6 +533,17 @@ Result<SearchResult> searchEvidence(
     filter.byTime = req.fromNs != INT64_MIN || req.toNs != INT64_MAX;
     filter.fromNs = req.fromNs;
     filter.toNs = req.toNs;
+    if (!req.minSeverity.empty()) {
+        filter.bySeverity = true;
+        filter.minSeverity = severityRank(req.minSeverity);
+        if (filter.minSeverity == 0)
+            return Result<SearchResult>::fail(
+                Exit::Usage, "unknown severity \"" + req.minSeverity + "\" (use info, warning, error or fatal)");
+        if (!ev || !req.verdict)
+            return Result<SearchResult>::fail(
+                Exit::Usage, "a severity filter needs the analysis's events: the search has no verdict or evidence");
+        filter.severityOf = severityByObservation(*ev, *req.verdict);
+    }
     std::vector<FilePlan> plans;
     for (std::size_t i = 0; i < req.input->files.size(); ++i) {
         const core::InputFile& f = req.input->files[i];

@@ -19,6 +19,7 @@
 #include "core/model/bundle_input.h"
 #include "core/model/evidence.h"
 #include "core/model/search_hit.h"
+#include "core/model/verdict.h"
 
 #include <climits>
 #include <cstddef>
@@ -55,6 +56,11 @@ struct SearchRequest
     /// SearchCounts::untimedExcluded.
     std::int64_t fromNs = INT64_MIN;
     std::int64_t toNs = INT64_MAX;
+    /// Keeps only lines of records that an event of `verdict` was extracted from, where that event's severity is at
+    /// least this one (info < warning < error < fatal; "" keeps every line). A line no event came from has no
+    /// severity, so it passes only without this filter. Needs `verdict` and `evidence`.
+    std::string minSeverity;
+    std::shared_ptr<const core::Verdict> verdict; ///< the events that give lines a severity
     std::size_t maxHits = 0; ///< stop after this many hits (0: no limit)
 
     unsigned threads = 0; ///< 0: hardware concurrency
@@ -68,8 +74,8 @@ struct SearchRequest
     static SearchRequest over(const Analysis& analysis, std::string pattern);
 };
 
-/// One matching line (a line matching several times gives one hit, at its first match).
-/// One matching line (its text at most kSearchLineCap bytes).
+/// One matching line: a line matching several times gives one hit, at its first match; its text is at most
+/// kSearchLineCap bytes.
 using SearchHit = core::SearchHit;
 
 /// What was searched. When the search stopped at maxHits, the counts stop at the last hit's line, so they too are
@@ -94,7 +100,8 @@ struct SearchResult
 };
 
 /// Searches the evidence. Fails with Usage for a pattern RE2 does not compile (RE2's message, with the column of
-/// the offending fragment in the diagnostic) or a window whose start is after its end, NoEvidence without an input,
+/// the offending fragment in the diagnostic), a window whose start is after its end, or a severity filter that names
+/// no severity or has no verdict and evidence to take severities from, NoEvidence without an input,
 /// and Cancelled when `task.cancel` was set (hits already passed to onHit stay delivered).
 Result<SearchResult> searchEvidence(
     const SearchRequest& request, const Task& task = {}, std::function<void(const SearchHit&)> onHit = {});

@@ -426,6 +426,54 @@ private Q_SLOTS:
         QCOMPARE(bare.counts.untimedExcluded, quint64(10));
     }
 
+    void theSeverityFilterKeepsLinesOfEventsOfThatSeverity()
+    {
+        // Events: a warning from node-01's first record, an error from node-02's second, a fatal event found in the
+        // job log's two-line record (its provenance points inside it, at the continuation) that also merged the
+        // warning's duplicate on node-02's first record. Lines no event came from never pass the filter.
+        const Fixture fx = filterFixture();
+        auto v = std::make_shared<core::Verdict>();
+        auto event = [&](const char* severity, std::vector<core::Provenance> where) {
+            core::Event e;
+            e.severity = severity;
+            e.provenance = std::move(where);
+            v->events.push_back(e);
+        };
+        event("warning", { { 1, 0, 0, 11 }, { 1, 0, 1, 11 } });
+        event("error", { { 2, 12, 1, 11 } });
+        event("fatal", { { 3, 32, 2, 19 } });
+        SearchRequest r;
+        r.input = fx.input;
+        r.evidence = fx.evidence;
+        r.verdict = v;
+        r.pattern = "error";
+        const std::vector<std::pair<std::string, QStringList>> cases = {
+            { "", { "a", "b", "r", "c", "d", "e", "f", "g", "h", "i", "j" } },
+            { "info", { "a", "c", "d", "f", "g" } },
+            { "warning", { "a", "c", "d", "f", "g" } },
+            { "error", { "d", "f", "g" } },
+            { "fatal", { "f", "g" } },
+        };
+        for (const auto& [severity, expected] : cases)
+            for (const unsigned threads : { 1u, 2u }) {
+                r.minSeverity = severity;
+                r.threads = threads;
+                r.chunkBytes = 13;
+                const auto got = lettersOf(run(r).hits);
+                QVERIFY2(got == expected,
+                    qPrintable(QStringLiteral("severity \"%1\": expected %2, got %3")
+                                   .arg(q(severity), expected.join(QLatin1Char(',')), got.join(QLatin1Char(',')))));
+            }
+        r.minSeverity = "critical";
+        auto res = usecases::searchEvidence(r);
+        QCOMPARE(res.failure.code, usecases::Exit::Usage);
+        QVERIFY2(res.failure.message.find("critical") != std::string::npos, res.failure.message.c_str());
+        r.minSeverity = "error";
+        r.verdict = nullptr;
+        res = usecases::searchEvidence(r);
+        QCOMPARE(res.failure.code, usecases::Exit::Usage);
+    }
+
     void aPrecisionIntervalOverlappingTheWindowPasses()
     {
         Fixture fx = filterFixture();

@@ -143,6 +143,12 @@ private Q_SLOTS:
         opts = spy.last().at(1).value<views::SearchOptions>();
         QCOMPARE(opts.path, QStringLiteral("nodes/node-02/dmesg.txt"));
         QCOMPARE(opts.kind, -1);
+        QVERIFY(opts.minSeverity.isEmpty());
+        auto* severity = pane.findChild<QComboBox*>(QStringLiteral("severityFilter"));
+        QVERIFY(severity);
+        severity->setCurrentIndex(severity->findData(QStringLiteral("error")));
+        Q_EMIT severity->activated(severity->currentIndex());
+        QCOMPARE(spy.last().at(1).value<views::SearchOptions>().minSeverity, QStringLiteral("error"));
 
         // The visible-range toggle: disabled until there is a range, then it carries the window.
         auto* range = pane.findChild<QToolButton*>(QStringLiteral("inRange"));

@@ -155,6 +155,7 @@ SearchPane::SearchPane(QWidget* parent)
     , m_range(new QToolButton(this))
     , m_nodes(new QComboBox(this))
     , m_files(new QComboBox(this))
+    , m_severity(new QComboBox(this))
     , m_stop(new QToolButton(this))
     , m_view(new QTableView(this))
     , m_status(new QLabel(this))
@@ -189,6 +190,15 @@ SearchPane::SearchPane(QWidget* parent)
     m_files->setToolTip(tr("Only these evidence files"));
     m_files->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_files->setMaximumWidth(320);
+    m_severity->setObjectName(QStringLiteral("severityFilter"));
+    m_severity->addItem(tr("Any line"), QString());
+    m_severity->addItem(tr("Events: info and worse"), QStringLiteral("info"));
+    m_severity->addItem(tr("Events: warning and worse"), QStringLiteral("warning"));
+    m_severity->addItem(tr("Events: error and worse"), QStringLiteral("error"));
+    m_severity->addItem(tr("Events: fatal"), QStringLiteral("fatal"));
+    m_severity->setToolTip(tr("Only lines that the rules extracted an event of this severity (or worse) from.\n"
+                              "A line no event came from has no severity: it shows only with \"Any line\"."));
+    m_severity->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     setEvidence(nullptr);
     m_stop->setText(tr("Stop"));
     m_stop->setToolTip(tr("Stop the running search (Escape)"));
@@ -229,6 +239,7 @@ SearchPane::SearchPane(QWidget* parent)
     bar->addWidget(m_range);
     bar->addWidget(m_nodes);
     bar->addWidget(m_files);
+    bar->addWidget(m_severity);
     bar->addWidget(m_stop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -245,7 +256,7 @@ SearchPane::SearchPane(QWidget* parent)
     connect(m_box, &QLineEdit::returnPressed, this, &SearchPane::requestSearch);
     for (QToolButton* b : { m_case, m_regex, m_range })
         connect(b, &QToolButton::toggled, this, &SearchPane::requestSearch);
-    for (QComboBox* c : { m_nodes, m_files })
+    for (QComboBox* c : { m_nodes, m_files, m_severity })
         connect(c, &QComboBox::activated, this, &SearchPane::requestSearch);
     connect(m_stop, &QToolButton::clicked, this, &SearchPane::cancelRequested);
     connect(m_view, &QAbstractItemView::activated, this, &SearchPane::activate);
@@ -342,6 +353,7 @@ SearchOptions SearchPane::options() const
     o.node = m_nodes->currentData().toString();
     o.path = m_files->currentData(kPathRole).toString();
     o.kind = m_files->count() ? m_files->currentData(kKindRole).toInt() : -1;
+    o.minSeverity = m_severity->currentData().toString();
     if (m_range->isChecked() && m_rangeFrom != INT64_MIN) {
         o.fromNs = m_rangeFrom;
         o.toNs = m_rangeTo;

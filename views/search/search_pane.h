@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The evidence search pane: a search box (RE2, with match-case and regular-expression toggles), node and source
-// filters filled from the evidence, an optional "visible time range" filter, the hits as a table with each match
-// highlighted, and a status line (hits, files, bytes, time, "truncated at N").
+// filters filled from the evidence, a severity filter (lines an event of that severity or worse came from), an optional
+// "visible time range" filter, the hits as a table with each match highlighted, and a status line (hits, files, bytes,
+// time, "truncated at N").
 //
 // The pane does not search: it emits searchRequested (after a short pause in typing, or at once on Enter) and shows
 // what the app hands back. Each request carries a generation; results of any other generation are dropped, so a
@@ -37,6 +38,9 @@ struct SearchOptions
     QString node; ///< only lines of this node ("": every node)
     QString path; ///< only this file, by display path ("": every file)
     int kind = -1; ///< only files of this core::SourceKind (-1: every kind)
+    /// Only lines that an event of at least this severity was extracted from: info, warning, error, fatal ("": every
+    /// line, events or not).
+    QString minSeverity;
     qint64 fromNs = INT64_MIN; ///< only lines whose record's time lies in [fromNs, toNs] (INT64_MIN: no window)
     qint64 toNs = INT64_MAX;
     quint64 generation = 0; ///< hand it back to setResults / appendHits / finishResults / setFailed
@@ -100,6 +104,7 @@ private:
     QToolButton* m_range;
     QComboBox* m_nodes;
     QComboBox* m_files;
+    QComboBox* m_severity;
     QToolButton* m_stop;
     QTableView* m_view;
     QLabel* m_status;

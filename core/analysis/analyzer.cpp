@@ -343,7 +343,7 @@ public:
             k.basis = basis[node] + (d.size() > 1 ? " and " + std::to_string(d.size() - 1) + " more anchor(s)" : "");
             m_v.clockSkew.push_back(k);
             // Skews below the NCCL/c10 stamp precision are noise: only larger ones are corrected for.
-            if (std::llabs(k.offsetNs) >= 50 * kNsPerMs)
+            if (std::llabs(k.offsetNs) >= kSkewCorrectionNs)
                 m_skew[node] = k.offsetNs;
         }
     }

@@ -4,6 +4,7 @@
 
 #include "core/model/event.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct TrailItem
 };
 
 /// How far a node's clock seems to run ahead (+) or behind (-) the others, from events every node logs.
+/// Clock-skew estimates at least this large are corrected for when comparing times across nodes; smaller ones are
+/// within the precision of the NCCL and c10 stamps they rest on.
+inline constexpr std::int64_t kSkewCorrectionNs = 50'000'000;
+
 struct ClockSkew
 {
     std::string node;

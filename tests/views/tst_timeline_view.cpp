@@ -216,6 +216,94 @@ private Q_SLOTS:
         QCOMPARE(view->selectedEvent(), 0);
     }
 
+    void clockAlignmentShiftsASkewedNodesLanes()
+    {
+        // node-02 is estimated 2 s ahead; node-01's 10 ms estimate is below the correction threshold.
+        auto skewed = std::make_shared<core::Verdict>(*m_result.verdict);
+        skewed->clockSkew.push_back({ "node-01", 10'000'000, 2, "test anchors" });
+        skewed->clockSkew.push_back({ "node-02", 2'000'000'000, 3, "test anchors" });
+        views::AnalysisResult r = m_result;
+        r.verdict = skewed;
+        TimelineView view;
+        view.resize(1400, 520);
+        view.setResult(r);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.hasClockSkew());
+        QVERIFY(view.alignClocksAction()->isEnabled());
+        QVERIFY(!view.clocksAligned());
+        QCOMPARE(view.shownTime(cause()), causeTime());
+        // An event on node-01 (below the threshold: never shifted).
+        int onNode01 = -1;
+        for (std::size_t i = 0; i < skewed->events.size() && onNode01 < 0; ++i)
+            if (skewed->events[i].node != core::kNoNode && skewed->events[i].timeNs != INT64_MIN
+                && skewed->nodes.name(skewed->events[i].node) == "node-01")
+                onNode01 = static_cast<int>(i);
+        QVERIFY2(onNode01 >= 0, "the sample has no timed event on node-01");
+        const qint64 node01Time = skewed->events[static_cast<std::size_t>(onNode01)].timeNs;
+
+        view.selectEvent(cause());
+        const qint64 from = view.rangeFrom();
+        const qint64 to = view.rangeTo();
+        QSignalSpy changed(&view, &TimelineView::clocksAlignedChanged);
+        view.alignClocksAction()->trigger();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(view.clocksAligned());
+        QCOMPARE(view.shownTime(cause()), causeTime() - 2'000'000'000);
+        QCOMPARE(view.shownTime(onNode01), node01Time);
+        // The view keeps its range and selection; the cause's mark moved to its aligned time.
+        QCOMPARE(view.rangeFrom(), from);
+        QCOMPARE(view.rangeTo(), to);
+        QCOMPARE(view.selectedEvent(), cause());
+        const auto pos = view.markPosition(cause());
+        QVERIFY(pos.has_value());
+        QCOMPARE(pos->x(), view.timelineGeometry().columnOf(causeTime() - 2'000'000'000) + 0.5);
+        // K toggles back to the times as logged.
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_K);
+        QVERIFY(!view.clocksAligned());
+        QVERIFY(!view.alignClocksAction()->isChecked());
+        QCOMPARE(view.shownTime(cause()), causeTime());
+
+        // Without an estimate worth correcting, the toggle is off and disabled.
+        view.setResult(m_result);
+        QVERIFY(!view.hasClockSkew());
+        QVERIFY(!view.alignClocksAction()->isEnabled());
+        view.setClocksAligned(true);
+        QVERIFY(!view.clocksAligned());
+    }
+
+    void searchHitsAreMarkedOnTheirNodesLane()
+    {
+        auto view = makeView();
+        QVERIFY(view);
+        const int lane = view->laneOfEvent(cause());
+        const auto& spec = view->timelineGeometry().lanes()[static_cast<std::size_t>(lane)];
+        const int nodeLane = spec.kind == LaneKind::SubLane ? spec.parent : lane;
+        // Two hits in the cause's pixel column, one untimed, one of an unknown node, one of no node (the job row).
+        view->setSearchMarks({ { causeTime(), "node-02" }, { causeTime() + 1, "node-02" }, { INT64_MIN, "node-02" },
+            { causeTime(), "node-99" }, { causeTime(), "" } });
+        QCOMPARE(view->searchMarksShown(), std::size_t(3));
+        QCOMPARE(view->searchMarksNotShown(), std::size_t(2));
+        const std::vector<int> ticks = view->searchTickColumns(nodeLane);
+        const std::vector<int> expected { view->timelineGeometry().columnOf(causeTime()) };
+        QCOMPARE(ticks, expected);
+        // Painted: the tick's pixel at the top of node-02's row differs from the row's background beside it.
+        const auto& g = view->timelineGeometry();
+        const std::int32_t row = g.rowOfLane(static_cast<std::uint32_t>(nodeLane));
+        QVERIFY(row >= 0);
+        const QImage img = view->viewport()->grab().toImage();
+        const int y = static_cast<int>(g.rowTop(static_cast<std::size_t>(row))) + 3;
+        const QColor tick = img.pixelColor(ticks.front(), y);
+        const QColor background = img.pixelColor(ticks.front() + 40, y);
+        QVERIFY2(tick != background,
+            qPrintable(QStringLiteral("tick pixel %1 equals the background %2").arg(tick.name(), background.name())));
+        // A new result clears them.
+        view->setResult(m_result);
+        QCOMPARE(view->searchMarksShown(), std::size_t(0));
+        QVERIFY(view->searchTickColumns(nodeLane).empty());
+    }
+
     void tooltipShowsRuleFieldsAndRawLine()
     {
         auto view = makeView();

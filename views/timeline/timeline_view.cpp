@@ -5,6 +5,7 @@
 #include "core/time/civil_time.h"
 #include "views/common/time_text.h"
 
+#include <QAction>
 #include <QDateTime>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -62,6 +63,12 @@ QString formatSpan(qint64 ns)
     if (ns < 0)
         return QLatin1Char('-') + s;
     return s;
+}
+
+/// A duration with its sign always shown: "+1.250 s", "−300.000 ms".
+QString formatSignedSpan(qint64 ns)
+{
+    return (ns < 0 ? QStringLiteral("−") : QStringLiteral("+")) + formatSpan(ns < 0 ? -ns : ns);
 }
 
 /// Fraction digits that resolve a pixel at this scale.
@@ -126,6 +133,12 @@ QColor domainColour(std::uint8_t d, bool dark)
 QColor measureColour(bool dark)
 {
     return dark ? QColor(255, 176, 64) : QColor(196, 104, 0);
+}
+
+/// Search ticks: a magenta that no domain colour uses.
+QColor searchColour(bool dark)
+{
+    return dark ? QColor(255, 110, 220) : QColor(200, 0, 150);
 }
 
 QColor withAlpha(QColor c, int alpha)
@@ -298,6 +311,15 @@ TimelineView::TimelineView(QWidget* parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    m_alignClocks = new QAction(tr("Align Node &Clocks by Estimated Skew"), this);
+    m_alignClocks->setCheckable(true);
+    m_alignClocks->setEnabled(false);
+    m_alignClocks->setShortcut(QKeySequence(Qt::Key_K));
+    m_alignClocks->setShortcutContext(Qt::WidgetShortcut);
+    m_alignClocks->setToolTip(tr("Draw each node's events shifted by the verdict's clock-skew estimate, as the "
+                                 "analysis compared them (the evidence keeps its own times)"));
+    addAction(m_alignClocks);
+    connect(m_alignClocks, &QAction::toggled, this, &TimelineView::setClocksAligned);
     relayout();
 }
 
@@ -318,6 +340,7 @@ void TimelineView::setResult(const AnalysisResult& result)
     const qint64 from = m_geo.rangeFrom();
     const qint64 to = m_geo.rangeTo();
     m_result = result;
+    m_searchMarks.clear();
     rebuild();
     relayout();
     m_geo.fit(m_fitFrom, m_fitTo, 0.04);
@@ -338,6 +361,10 @@ void TimelineView::rebuild()
     m_childBegin.assign(1, 0);
     m_children.clear();
     m_untimed = 0;
+    m_laneShift.clear();
+    m_laneOfNode.clear();
+    m_jobLane = -1;
+    m_hasSkew = false;
     m_selected = -1;
     m_cursor = INT64_MIN;
     m_measureA = m_measureB = INT64_MIN;
@@ -349,17 +376,33 @@ void TimelineView::rebuild()
         m_geo.setBounds(0, kNsPerMin);
         m_fitFrom = 0;
         m_fitTo = kNsPerMin;
+        m_alignClocks->setEnabled(false);
+        placeSearchMarks();
         return;
     }
     const core::Verdict& v = *m_result.verdict;
     const core::EvidenceSet* ev = m_result.evidence.get();
     const core::Scope& scope = v.scope;
     const std::size_t n = v.events.size();
-    auto addLane = [&](LaneSpec spec, LaneInfo info) {
+    auto addLane = [&](LaneSpec spec, LaneInfo info, qint64 shift = 0) {
         lanes.push_back(std::move(spec));
         m_laneInfo.push_back(std::move(info));
+        m_laneShift.push_back(shift);
         return static_cast<std::uint32_t>(lanes.size() - 1);
     };
+    // The skew estimates the analysis corrected for, by node.
+    std::map<std::string, const core::ClockSkew*> skewOf;
+    for (const auto& k : v.clockSkew)
+        if (std::llabs(k.offsetNs) >= core::kSkewCorrectionNs)
+            skewOf.emplace(k.node, &k);
+    m_hasSkew = !skewOf.empty();
+    if (!m_hasSkew)
+        m_clocksAligned = false;
+    {
+        const QSignalBlocker block(m_alignClocks);
+        m_alignClocks->setEnabled(m_hasSkew);
+        m_alignClocks->setChecked(m_clocksAligned);
+    }
 
     // Pinned rows: the job, its steps, the analysis window when it was set by hand.
     const bool haveJob = scope.startNs != INT64_MIN && scope.endNs != INT64_MIN && scope.endNs > scope.startNs;
@@ -390,6 +433,7 @@ void TimelineView::rebuild()
         if (scope.windowZoneAssumed)
             info.tooltip += tr("<br><i>The window's times had no zone: the analysis did not filter by it.</i>");
         jobLane = static_cast<std::int32_t>(addLane(std::move(s), std::move(info)));
+        m_jobLane = jobLane;
     }
     if (ev)
         for (const StepSpan& step : jobSteps(*ev, scope)) {
@@ -440,8 +484,20 @@ void TimelineView::rebuild()
             info.tooltip += tr("<br>⚑ blamed by the verdict: drain or exclude it");
         if (!info.inAllocation)
             info.tooltip += tr("<br>not part of the job's allocation");
-        const auto l = addLane(std::move(s), std::move(info));
+        qint64 shift = 0;
+        if (const auto k = skewOf.find(name); id != core::kNoNode && k != skewOf.end()) {
+            info.tooltip += tr("<br>⏱ clock runs %1 against the other nodes (estimate from %2)")
+                                .arg(formatSignedSpan(k->second->offsetNs), qs(k->second->basis).toHtmlEscaped());
+            if (m_clocksAligned) {
+                shift = k->second->offsetNs;
+                info.tooltip += tr("<br>drawn shifted by %1 (clocks aligned)").arg(formatSignedSpan(-shift));
+                info.label += QStringLiteral(" ⏱");
+            }
+        }
+        const auto l = addLane(std::move(s), std::move(info), shift);
         nodeLane.emplace(id, l);
+        if (id != core::kNoNode)
+            m_laneOfNode.emplace(name, l);
         return l;
     };
     for (core::NodeId id : scope.nodes)
@@ -500,7 +556,10 @@ void TimelineView::rebuild()
                                                : tr("<b>%1</b> GPU %2%3")
                                                      .arg(m_laneInfo[lane].label.toHtmlEscaped(), qs(gpu),
                                                          rank >= 0 ? tr(", rank %1").arg(rank) : QString());
-                    it = subLane.emplace(std::make_pair(lane, key), addLane(std::move(s), std::move(info))).first;
+                    it = subLane
+                             .emplace(
+                                 std::make_pair(lane, key), addLane(std::move(s), std::move(info), m_laneShift[lane]))
+                             .first;
                 }
                 lane = it->second;
                 // DCGM names the NVML index nvidia-smi shows ("GPU 5"): put it in the lane's label once known.
@@ -513,7 +572,8 @@ void TimelineView::rebuild()
                 }
             }
         }
-        items.push_back({ e.timeNs, lane, role, domainId(e.domain), static_cast<std::uint32_t>(i) });
+        items.push_back(
+            { e.timeNs - m_laneShift[lane], lane, role, domainId(e.domain), static_cast<std::uint32_t>(i) });
         m_laneOfEvent[i] = static_cast<std::int32_t>(lane);
     }
 
@@ -590,9 +650,10 @@ void TimelineView::rebuild()
     std::int64_t fitLo = INT64_MAX;
     std::int64_t fitHi = INT64_MIN;
     for (const auto& t : v.trail)
-        if (t.event < n && v.events[t.event].timeNs != INT64_MIN) {
-            fitLo = std::min(fitLo, v.events[t.event].timeNs);
-            fitHi = std::max(fitHi, v.events[t.event].timeNs);
+        if (t.event < n && m_laneOfEvent[t.event] >= 0) {
+            const std::int64_t at = shownTime(static_cast<int>(t.event));
+            fitLo = std::min(fitLo, at);
+            fitHi = std::max(fitHi, at);
         }
     if (fitLo > fitHi) {
         fitLo = lo;
@@ -625,6 +686,105 @@ void TimelineView::rebuild()
     for (std::uint32_t l = 0; l < m_laneInfo.size(); ++l)
         if (m_geo.lanes()[l].kind == LaneKind::Node && m_laneInfo[l].blamed)
             m_geo.setExpanded(l, true);
+    placeSearchMarks();
+}
+
+qint64 TimelineView::shownTime(int eventIndex) const
+{
+    if (!m_result.verdict || eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size())
+        return INT64_MIN;
+    const auto i = static_cast<std::size_t>(eventIndex);
+    const qint64 t = m_result.verdict->events[i].timeNs;
+    if (t == INT64_MIN || m_laneOfEvent[i] < 0)
+        return t;
+    return t - m_laneShift[static_cast<std::size_t>(m_laneOfEvent[i])];
+}
+
+void TimelineView::setClocksAligned(bool aligned)
+{
+    aligned = aligned && m_hasSkew;
+    if (aligned == m_clocksAligned) {
+        const QSignalBlocker block(m_alignClocks);
+        m_alignClocks->setChecked(aligned);
+        return;
+    }
+    m_clocksAligned = aligned;
+    // The same lanes come back in the same order of creation: keep what the user had open, selected and measured.
+    std::vector<std::uint32_t> expanded;
+    for (std::uint32_t l = 0; l < m_geo.lanes().size(); ++l)
+        if (m_geo.isExpanded(l))
+            expanded.push_back(l);
+    const int selected = m_selected;
+    const qint64 cursor = m_cursor;
+    const qint64 a = m_measureA;
+    const qint64 b = m_measureB;
+    const qint64 from = m_geo.rangeFrom();
+    const qint64 to = m_geo.rangeTo();
+    const double scroll = m_geo.scrollY();
+    rebuild();
+    for (std::uint32_t l = 0; l < m_geo.lanes().size(); ++l)
+        m_geo.setExpanded(l, std::binary_search(expanded.begin(), expanded.end(), l));
+    relayout();
+    m_geo.setRange(from, to);
+    m_geo.setScrollY(scroll);
+    m_selected = selected;
+    m_cursor = cursor;
+    m_measureA = a;
+    m_measureB = b;
+    syncScrollBars();
+    viewport()->update();
+    {
+        const QSignalBlocker block(m_alignClocks);
+        m_alignClocks->setChecked(m_clocksAligned);
+    }
+    Q_EMIT clocksAlignedChanged(m_clocksAligned);
+}
+
+void TimelineView::setSearchMarks(const std::vector<TimelineSearchMark>& marks)
+{
+    m_searchMarks = marks;
+    placeSearchMarks();
+    viewport()->update();
+}
+
+void TimelineView::placeSearchMarks()
+{
+    m_searchByLane.assign(m_laneInfo.size(), {});
+    m_searchShown = 0;
+    for (const auto& m : m_searchMarks) {
+        if (m.timeNs == INT64_MIN)
+            continue;
+        std::int32_t lane = m_jobLane;
+        if (!m.node.empty()) {
+            const auto it = m_laneOfNode.find(m.node);
+            lane = it == m_laneOfNode.end() ? -1 : static_cast<std::int32_t>(it->second);
+        }
+        if (lane < 0)
+            continue;
+        const auto l = static_cast<std::size_t>(lane);
+        m_searchByLane[l].push_back(m.timeNs - m_laneShift[l]);
+        ++m_searchShown;
+    }
+    for (auto& times : m_searchByLane)
+        std::sort(times.begin(), times.end());
+}
+
+std::vector<int> TimelineView::searchTickColumns(int lane) const
+{
+    std::vector<int> out;
+    if (lane < 0 || static_cast<std::size_t>(lane) >= m_searchByLane.size())
+        return out;
+    const auto& times = m_searchByLane[static_cast<std::size_t>(lane)];
+    // One tick per pixel column: after a tick, skip to the first time of the next column.
+    auto it = std::lower_bound(times.begin(), times.end(), m_geo.rangeFrom());
+    while (it != times.end() && *it <= m_geo.rangeTo()) {
+        const int column = m_geo.columnOf(*it);
+        out.push_back(column);
+        it = std::lower_bound(it, times.end(), m_geo.mapXToTime(column + 1));
+        while (it != times.end() && m_geo.columnOf(*it) <= column)
+            ++it;
+    }
+    return out;
 }
 
 void TimelineView::relayout()
@@ -704,7 +864,7 @@ std::optional<QPointF> TimelineView::markPoint(std::size_t eventIndex) const
     const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[eventIndex]));
     if (row < 0)
         return std::nullopt;
-    const qint64 t = m_result.verdict->events[eventIndex].timeNs;
+    const qint64 t = shownTime(static_cast<int>(eventIndex));
     const double x = std::clamp(static_cast<double>(m_geo.columnOf(t)) + 0.5, -1e6, 1e6);
     return QPointF(x, m_geo.rowCenterY(static_cast<std::size_t>(row)));
 }
@@ -735,7 +895,7 @@ void TimelineView::selectEvent(int eventIndex)
     m_selected = eventIndex;
     const auto i = static_cast<std::size_t>(eventIndex);
     if (m_laneOfEvent[i] >= 0) {
-        const qint64 t = m_result.verdict->events[i].timeNs;
+        const qint64 t = shownTime(eventIndex);
         if (t < m_geo.rangeFrom() || t > m_geo.rangeTo()) {
             const qint64 half = m_geo.span() / 2;
             changeRange([&] { m_geo.setRange(t - half, t + half); });
@@ -855,6 +1015,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     }
     if (event->button() != Qt::LeftButton || !m_result.verdict)
         return;
+    if (m_hasSkew && pos.x() < m_headerWidth && pos.y() < m_geo.plotTop()) {
+        setClocksAligned(!m_clocksAligned); // the corner's clock chip
+        return;
+    }
     const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
     if (hit.inHeader) {
         const auto& row = m_geo.rows()[static_cast<std::size_t>(hit.row)];
@@ -977,6 +1141,11 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_PageDown:
         vb->setValue(vb->value() + vb->pageStep());
         break;
+    case Qt::Key_K:
+        if (!m_hasSkew)
+            return QAbstractScrollArea::keyPressEvent(event);
+        setClocksAligned(!m_clocksAligned);
+        break;
     case Qt::Key_Escape:
         m_measureA = m_measureB = INT64_MIN;
         m_selected = -1;
@@ -1016,6 +1185,12 @@ QString TimelineView::tooltipAt(const QPoint& pos) const
     if (hit.kind == TimelineHit::Kind::None) {
         if (pos.y() < m_axisHeight && pos.x() >= m_geo.plotLeft())
             return tr("Time (UTC). Wheel: zoom · drag: zoom to a range · shift-click twice: measure");
+        if (pos.y() < m_axisHeight && m_hasSkew)
+            return m_clocksAligned
+                ? tr("Node clocks are aligned by the verdict's skew estimates (⏱ on the lane). Click or press K to "
+                     "draw the times as logged.")
+                : tr("The verdict estimates clock skew between nodes. Click or press K to draw each node shifted by "
+                     "its estimate, as the analysis compared them.");
         return {};
     }
     const LaneInfo& info = m_laneInfo[static_cast<std::size_t>(hit.lane)];
@@ -1039,6 +1214,9 @@ QString TimelineView::eventTooltip(std::size_t i, std::uint32_t count) const
     if (m_alternative[i] && role != MarkRole::Cause)
         html += tr(" <i>(a rejected cause candidate)</i>");
     html += QStringLiteral("<br>%1 (%2)").arg(qs(core::formatUtc(e.timeNs)), qs(core::timeQualityName(e.quality)));
+    if (const qint64 shown = shownTime(static_cast<int>(i)); shown != e.timeNs)
+        html += tr("<br>⏱ drawn at %1: its node's clock aligned by %2")
+                    .arg(qs(core::formatUtc(shown)), formatSignedSpan(shown - e.timeNs));
     if (e.precisionNs >= 1'000'000)
         html += tr(", to %1").arg(formatSpan(e.precisionNs));
     QStringList where;
@@ -1057,7 +1235,8 @@ QString TimelineView::eventTooltip(std::size_t i, std::uint32_t count) const
         const auto c = static_cast<std::size_t>(v.causeOf[i]);
         html += tr("<br>%1 via %2 of “%3” (%4)")
                     .arg(qs(v.linkRelation[i]).toHtmlEscaped(), qs(v.linkVia[i]).toHtmlEscaped(),
-                        qs(v.events[c].label).toHtmlEscaped(), formatSpan(e.timeNs - v.events[c].timeNs));
+                        qs(v.events[c].label).toHtmlEscaped(),
+                        formatSpan(shownTime(static_cast<int>(i)) - shownTime(static_cast<int>(c))));
     }
     if (i + 1 < m_childBegin.size() && m_childBegin[i + 1] > m_childBegin[i])
         html += m_childBegin[i + 1] - m_childBegin[i] == 1
@@ -1124,6 +1303,8 @@ void TimelineView::paintEvent(QPaintEvent*)
     p.setRenderHint(QPainter::Antialiasing, true);
     paintRows(p, false, ticks);
     paintRows(p, true, ticks);
+    paintSearchTicks(p, false);
+    paintSearchTicks(p, true);
 
     // Overlays across every row: the measurement, the cursor, the rubber band.
     const QRectF plot(m_geo.plotLeft(), m_geo.plotTop(), m_geo.plotWidth() + kRightPad, m_geo.plotHeight());
@@ -1160,6 +1341,34 @@ void TimelineView::paintEvent(QPaintEvent*)
     paintAxis(p, ticks, step);
     paintHeader(p);
     paintFooter(p);
+}
+
+void TimelineView::paintSearchTicks(QPainter& p, bool pinned)
+{
+    if (m_searchShown == 0)
+        return;
+    const double top = pinned ? m_geo.plotTop() : m_geo.plotTop() + m_geo.pinnedHeight();
+    const double bottom = pinned ? m_geo.plotTop() + m_geo.pinnedHeight() : m_geo.plotTop() + m_geo.plotHeight();
+    if (bottom <= top)
+        return;
+    p.save();
+    p.setClipRect(QRectF(m_geo.plotLeft(), top, m_geo.plotWidth() + kRightPad, bottom - top));
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QColor colour = searchColour(isDark(palette()));
+    const auto& rows = m_geo.rows();
+    std::vector<QRectF> bars;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].pinned != pinned || rows[r].depth != 0 || !m_geo.isRowVisible(r))
+            continue;
+        const double y = m_geo.rowTop(r) + 1;
+        for (const int column : searchTickColumns(static_cast<int>(rows[r].lane)))
+            bars.emplace_back(column, y, 2, 5);
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    for (const QRectF& b : bars)
+        p.drawRect(b);
+    p.restore();
 }
 
 void TimelineView::paintRows(QPainter& p, bool pinned, const std::vector<qint64>& ticks)
@@ -1652,10 +1861,22 @@ void TimelineView::paintAxis(QPainter& p, const std::vector<qint64>& ticks, std:
     p.setPen(pal.color(QPalette::WindowText));
     p.drawText(QRectF(8, line1, m_headerWidth - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
         toDate == fromDate ? tr("%1 UTC").arg(fromDate) : tr("%1 → %2 UTC").arg(fromDate, toDate.mid(5)));
-    p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRectF(8, line2, m_headerWidth - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        m_result.verdict->events.size() == 1 ? tr("Lanes · 1 event")
-                                             : tr("Lanes · %1 events").arg(m_result.verdict->events.size()));
+    if (m_hasSkew) {
+        // A chip that toggles clock alignment: filled when on.
+        const QString text = m_clocksAligned ? tr("⏱ clocks aligned") : tr("⏱ clocks as logged");
+        const QRectF chip(6, line2 - 1, fm.horizontalAdvance(text) + 12, fm.height() + 2);
+        p.setPen(QPen(pal.color(QPalette::Highlight), 1));
+        p.setBrush(m_clocksAligned ? pal.color(QPalette::Highlight) : Qt::NoBrush);
+        p.drawRoundedRect(chip, 4, 4);
+        p.setPen(m_clocksAligned ? pal.color(QPalette::HighlightedText) : pal.color(QPalette::WindowText));
+        p.drawText(chip, Qt::AlignCenter, text);
+        p.setBrush(Qt::NoBrush);
+    } else {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRectF(8, line2, m_headerWidth - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            m_result.verdict->events.size() == 1 ? tr("Lanes · 1 event")
+                                                 : tr("Lanes · %1 events").arg(m_result.verdict->events.size()));
+    }
     // Ticks and their labels; a label that would collide with the previous one is left out.
     p.setPen(pal.color(QPalette::WindowText));
     double lastRight = -1e9;
@@ -1789,6 +2010,11 @@ void TimelineView::paintFooter(QPainter& p)
     QString view = tr("view %1 → %2 (%3) · %4/px")
                        .arg(utcClock(m_geo.rangeFrom(), 0), utcClock(m_geo.rangeTo(), 0), formatSpan(m_geo.span()),
                            formatSpan(static_cast<qint64>(std::llround(perPx))));
+    if (!m_searchMarks.empty()) {
+        view += tr(" · %1 search hit(s) marked").arg(m_searchShown);
+        if (m_searchShown < m_searchMarks.size())
+            view += tr(" (%1 without a time or lane)").arg(m_searchMarks.size() - m_searchShown);
+    }
     if (m_untimed)
         view += m_untimed == 1 ? tr(" · 1 event without a time not shown")
                                : tr(" · %1 events without a time not shown").arg(m_untimed);

@@ -9,7 +9,12 @@
 // click a node's header to expand it. Wheel zooms around the pointer (shift+wheel or a horizontal wheel pans;
 // over the lane header it scrolls the lanes). Keys: Ctrl+= / Ctrl+- (or W/S) zoom, Left/Right (or A/D) pan,
 // Up/Down/PageUp/PageDown scroll lanes, Ctrl+0 fits the verdict's evidence, Home fits everything, Esc clears the
-// measurement and the selection.
+// measurement and the selection, K toggles clock alignment.
+//
+// Clock alignment: when the verdict estimates a node's clock skew (kSkewCorrectionNs or more), the view can draw
+// that node's events shifted by the estimate, so nodes line up as the analysis compared them; the evidence, the
+// tooltips' record times and the evidence viewer keep the times as logged. Search hits can be marked on the lanes
+// (a tick per pixel column at the top of the node's row).
 //
 // Thread affinity: UI thread. Data comes in as an immutable AnalysisResult through setResult(), which indexes the
 // verdict's events once (O(n) for time-sorted events; run it off the UI thread for multi-million-event cases).
@@ -25,12 +30,22 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
+class QAction;
 class QPainter;
 
 namespace faultline::views {
+
+/// A search hit to mark on the timeline: its record's time and node ("" when the line names none).
+struct TimelineSearchMark
+{
+    qint64 timeNs = INT64_MIN;
+    std::string node;
+};
 
 class TimelineView : public QAbstractScrollArea
 {
@@ -52,6 +67,23 @@ public:
     /// Expands or collapses a node's sub-lanes.
     void setLaneExpanded(int lane, bool expanded);
 
+    /// Whether node lanes are drawn shifted by the verdict's clock-skew estimates.
+    bool clocksAligned() const { return m_clocksAligned; }
+    /// Whether the verdict estimates a skew large enough to correct for (the alignment toggle is enabled).
+    bool hasClockSkew() const { return m_hasSkew; }
+    /// Where the event is drawn in time: its own time, or shifted by its node's skew when clocks are aligned.
+    qint64 shownTime(int eventIndex) const;
+    /// The checkable action that toggles clock alignment (for menus); disabled without a skew estimate.
+    QAction* alignClocksAction() const { return m_alignClocks; }
+
+    /// Marks search hits on the lanes (replaces the previous marks; a new result clears them). A hit with no time,
+    /// or whose node has no lane, is counted but not drawn.
+    void setSearchMarks(const std::vector<TimelineSearchMark>& marks);
+    std::size_t searchMarksShown() const { return m_searchShown; }
+    std::size_t searchMarksNotShown() const { return m_searchMarks.size() - m_searchShown; }
+    /// The pixel columns of `lane`'s row where a search tick is drawn (for tests), in the current range.
+    std::vector<int> searchTickColumns(int lane) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -68,12 +100,16 @@ public Q_SLOTS:
     /// Shows everything: the job and every event.
     void fitAll();
     void clearMeasurement();
+    /// Draws node lanes shifted by the skew estimates (true) or as logged (false). Keeps the range, the selection
+    /// and the expanded lanes.
+    void setClocksAligned(bool aligned);
 
 Q_SIGNALS:
     /// The user selected the verdict's event `eventIndex` by clicking its mark.
     void eventSelected(int eventIndex);
     void cursorMoved(qint64 ns);
     void rangeChanged(qint64 fromNs, qint64 toNs);
+    void clocksAlignedChanged(bool aligned);
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -118,6 +154,8 @@ private:
     void paintAxis(QPainter& p, const std::vector<qint64>& ticks, std::int64_t step);
     void paintHeader(QPainter& p);
     void paintFooter(QPainter& p);
+    void paintSearchTicks(QPainter& p, bool pinned);
+    void placeSearchMarks();
     std::optional<QPointF> markPoint(std::size_t eventIndex) const;
     double markRadius() const;
 
@@ -137,6 +175,15 @@ private:
     std::vector<std::uint8_t> m_markShape;
     std::vector<double> m_markRadius;
     std::size_t m_untimed = 0;
+    std::vector<qint64> m_laneShift; ///< per lane: what its times are shifted back by (aligned clocks)
+    std::map<std::string, std::uint32_t> m_laneOfNode; ///< node lanes by node name
+    std::int32_t m_jobLane = -1;
+    bool m_clocksAligned = false;
+    bool m_hasSkew = false;
+    QAction* m_alignClocks = nullptr;
+    std::vector<TimelineSearchMark> m_searchMarks;
+    std::vector<std::vector<qint64>> m_searchByLane; ///< per lane: the shown times of its marks, sorted
+    std::size_t m_searchShown = 0;
     qint64 m_fitFrom = 0;
     qint64 m_fitTo = 0;
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "core/model/bundle_input.h"
+#include "core/model/case_records.h"
 #include "core/model/verdict.h"
 #include "core/util/diagnostic.h"
 
@@ -112,27 +113,6 @@ struct CaseOpenOptions
     bool migrate = true;
 };
 
-struct RunInfo
-{
-    std::int64_t id = 0;
-    std::string createdAt;
-    std::string kind;
-    std::string author;
-    std::string catalogName;
-    std::string catalogVersion;
-    std::string catalogHash;
-    std::string engineVersion;
-    std::string importerVersion;
-    std::string fingerprint;
-    std::string rulesDir;
-    std::int64_t importId = 0; ///< the import whose evidence the run analysed
-    std::string outcome;
-    std::string domain;
-    std::string subdomain;
-    std::string summary;
-    double confidence = 0;
-};
-
 struct StoredFile
 {
     std::int64_t id = 0;
@@ -197,46 +177,6 @@ struct GrepStats
     std::uint64_t bytes = 0; ///< evidence bytes searched
     std::uint64_t files = 0;
     bool truncated = false; ///< stopped at maxMatches
-};
-
-/// The part of a run that a diff compares.
-struct RunDiff
-{
-    std::int64_t from = 0;
-    std::int64_t to = 0;
-    bool same = true; ///< verdict identical in every compared field
-    std::vector<std::string> changes; ///< one readable line per difference, "outcome: a → b"
-};
-
-/// A bookmark, note, tag or narrative (see schema.sql). Targets: the case, an event of a run, a line of a file.
-struct Annotation
-{
-    std::int64_t id = 0;
-    std::string kind; ///< bookmark | note | tag | narrative
-    std::string target; ///< case | event | line
-    std::int64_t runId = 0; ///< target event
-    std::int64_t eventIdx = -1;
-    std::int64_t fileId = -1; ///< target line (and where an event was found)
-    std::string path; ///< the file's path (filled when read)
-    std::uint64_t line = 0;
-    std::string text;
-    std::string author; ///< "" picks $FAULTLINE_AUTHOR / $USER
-    std::string createdAt;
-    std::int64_t supersedes = 0; ///< an edit: the annotation it replaces
-};
-
-struct Expectation
-{
-    std::int64_t id = 0;
-    std::int64_t runId = 0;
-    std::string outcome;
-    std::string domain;
-    std::string subdomain;
-    std::string causeType;
-    std::string causeNode;
-    std::string author;
-    std::string createdAt;
-    std::string note;
 };
 
 class CaseFile

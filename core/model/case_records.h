@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// The plain records a case file holds about its history (runs, how two runs differ, annotations, the expected
+// verdict) and CaseHistory, one immutable snapshot of all of them. Views show these without reaching the case file
+// itself: the use cases read them off the UI thread and hand them over.
+#pragma once
+
+#include "core/util/diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace faultline::core {
+
+/// One verdict run stored in a case: when and by whom it was made, with which catalog and engine, and its outcome.
+struct RunInfo
+{
+    std::int64_t id = 0;
+    std::string createdAt;
+    std::string kind;
+    std::string author;
+    std::string catalogName;
+    std::string catalogVersion;
+    std::string catalogHash;
+    std::string engineVersion;
+    std::string importerVersion;
+    std::string fingerprint;
+    std::string rulesDir;
+    std::int64_t importId = 0; ///< the import whose evidence the run analysed
+    std::string outcome;
+    std::string domain;
+    std::string subdomain;
+    std::string summary;
+    double confidence = 0;
+};
+
+/// The part of a run that a diff compares.
+struct RunDiff
+{
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    bool same = true; ///< verdict identical in every compared field
+    std::vector<std::string> changes; ///< one readable line per difference, "outcome: a → b"
+};
+
+/// A bookmark, note, tag or narrative (see schema.sql). Targets: the case, an event of a run, a line of a file.
+struct Annotation
+{
+    std::int64_t id = 0;
+    std::string kind; ///< bookmark | note | tag | narrative
+    std::string target; ///< case | event | line
+    std::int64_t runId = 0; ///< target event
+    std::int64_t eventIdx = -1;
+    std::int64_t fileId = -1; ///< target line (and where an event was found)
+    std::string path; ///< the file's path (filled when read)
+    std::uint64_t line = 0;
+    std::string text;
+    std::string author; ///< "" picks $FAULTLINE_AUTHOR / $USER
+    std::string createdAt;
+    std::int64_t supersedes = 0; ///< an edit: the annotation it replaces
+};
+
+/// The verdict a person marked as the expected one for the case (taken from one run).
+struct Expectation
+{
+    std::int64_t id = 0;
+    std::int64_t runId = 0;
+    std::string outcome;
+    std::string domain;
+    std::string subdomain;
+    std::string causeType;
+    std::string causeNode;
+    std::string author;
+    std::string createdAt;
+    std::string note;
+};
+
+/// One run of a case's history with how its verdict differs from the run before it.
+struct CaseRun
+{
+    RunInfo info;
+    std::optional<RunDiff> diff; ///< from the previous run; none for the first run or when it could not be read
+};
+
+/// A case's history as one snapshot, read in one go: what a front end shows of a case beside its verdict.
+struct CaseHistory
+{
+    std::string path;
+    bool readOnly = false; ///< the case cannot be written (read-only file or newer schema)
+    std::vector<CaseRun> runs; ///< oldest first
+    std::optional<Expectation> expectation;
+    /// How the latest run departs from the expectation ("outcome: expected a, got b"); empty: it meets it.
+    std::vector<std::string> expectationMisses;
+    std::vector<Annotation> annotations; ///< the current ones (not superseded, not removed), in creation order
+    /// Damage found when the case was opened and errors met while reading parts of its history.
+    std::vector<Diagnostic> problems;
+    /// Notes about the open (a migration and its backup, read-only because of a newer schema).
+    std::vector<Diagnostic> notes;
+
+    /// The current narrative (the latest one), or null when the case has none.
+    const Annotation* narrative() const
+    {
+        const Annotation* found = nullptr;
+        for (const auto& a : annotations)
+            if (a.kind == "narrative")
+                found = &a;
+        return found;
+    }
+};
+
+} // namespace faultline::core

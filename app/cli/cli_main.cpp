@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
+#include "app/usecases/case_history.h"
 #include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
@@ -144,6 +145,15 @@ int printCaseErrors(const std::vector<core::Diagnostic>& errors)
     for (const auto& d : errors)
         std::cerr << d.format() << '\n';
     return kExitCase;
+}
+
+/// Prints a case use case's failure as the case commands always have: its located diagnostics (the open's notes and
+/// problems first), or its message when it has none. Returns Case.
+int printCaseFailure(const usecases::Failure& f)
+{
+    if (f.diagnostics.empty())
+        std::cerr << "faultline-cli: " << f.message << '\n';
+    return printCaseErrors(f.diagnostics);
 }
 
 /// Opens a case and prints its notes (migration, read-only) and problems (damage found at open).
@@ -571,21 +581,23 @@ int grepCommand(const std::vector<std::string>& args)
 
 int annotateCommand(const std::vector<std::string>& args)
 {
-    std::string casePath;
-    core::Annotation a;
-    a.target = "case";
-    std::int64_t removeId = 0;
+    usecases::AnnotateRequest request;
     std::string linePath;
+    bool haveKind = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& k = args[i];
         const bool hasValue = i + 1 < args.size();
         if ((k == "--note" || k == "--tag" || k == "--bookmark" || k == "--narrative") && hasValue) {
-            a.kind = k.substr(2);
-            a.text = args[++i];
+            request.kind = k == "--note" ? usecases::AnnotationKind::Note
+                : k == "--tag"           ? usecases::AnnotationKind::Tag
+                : k == "--bookmark"      ? usecases::AnnotationKind::Bookmark
+                                         : usecases::AnnotationKind::Narrative;
+            request.text = args[++i];
+            haveKind = true;
         } else if (k == "--remove" && hasValue)
-            removeId = std::strtoll(args[++i].c_str(), nullptr, 10);
+            request.removeId = std::strtoll(args[++i].c_str(), nullptr, 10);
         else if (k == "--author" && hasValue)
-            a.author = args[++i];
+            request.author = args[++i];
         else if (k == "--line" && hasValue)
             linePath = args[++i];
         else if (k == "--event" && hasValue) {
@@ -593,39 +605,30 @@ int annotateCommand(const std::vector<std::string>& args)
             const auto colon = v.find(':');
             if (colon == std::string::npos)
                 return usage("--event takes RUN:IDX");
-            a.target = "event";
-            a.runId = std::strtoll(v.c_str(), nullptr, 10);
-            a.eventIdx = std::strtoll(v.c_str() + colon + 1, nullptr, 10);
+            request.target = usecases::AnnotationTarget::event(
+                std::strtoll(v.c_str(), nullptr, 10), std::strtoll(v.c_str() + colon + 1, nullptr, 10));
         } else if (!k.empty() && k[0] == '-')
             return usage("unknown option or missing value: " + k);
-        else if (casePath.empty())
-            casePath = k;
+        else if (request.casePath.empty())
+            request.casePath = k;
         else
             return usage("annotate takes one CASE");
     }
-    if (casePath.empty() || (a.kind.empty() && removeId == 0))
+    if (request.casePath.empty() || (!haveKind && request.removeId == 0))
         return usage("annotate needs a CASE and one of --note, --tag, --bookmark, --narrative, --remove");
-    int code = kExitOk;
-    auto c = openCase(casePath, false, code);
-    if (!c)
-        return code;
-    std::vector<core::Diagnostic> errors;
-    if (removeId > 0)
-        return c->removeAnnotation(removeId, a.author, errors) ? kExitOk : printCaseErrors(errors);
-    if (!linePath.empty()) {
+    if (!linePath.empty()) { // a line target wins over an event target
         std::string path;
-        if (!parseLineRef(linePath, path, a.line))
+        std::uint64_t line = 0;
+        if (!parseLineRef(linePath, path, line))
             return usage("--line takes PATH:N");
-        a.target = "line";
-        const auto file = c->fileId(path, errors);
-        if (!file)
-            return printCaseErrors(errors);
-        a.fileId = *file;
+        request.target = usecases::AnnotationTarget::lineOf(path, line);
     }
-    const std::int64_t id = c->annotate(a, errors);
-    if (id == 0)
-        return printCaseErrors(errors);
-    std::cout << "annotation #" << id << " added to " << casePath << '\n';
+    const auto done = usecases::annotateCase(request);
+    if (!done.ok())
+        return printCaseFailure(done.failure);
+    printWarnings(done.value->notes);
+    if (request.removeId == 0)
+        std::cout << "annotation #" << done.value->id << " added to " << request.casePath << '\n';
     return kExitOk;
 }
 
@@ -651,20 +654,11 @@ int expectCommand(const std::vector<std::string>& args)
     }
     if (casePath.empty())
         return usage("expect needs a CASE");
-    int code = kExitOk;
-    auto c = openCase(casePath, false, code);
-    if (!c)
-        return code;
-    std::vector<core::Diagnostic> errors;
-    if (run == 0) {
-        const auto runs = c->runs(errors);
-        if (runs.empty())
-            return printCaseErrors(errors);
-        run = runs.back().id;
-    }
-    if (c->expect(run, author, note, errors) == 0)
-        return printCaseErrors(errors);
-    std::cout << "run " << run << "'s verdict is now the expected one for " << casePath << '\n';
+    const auto done = usecases::expectRun(casePath, run, author, note);
+    if (!done.ok())
+        return printCaseFailure(done.failure);
+    printWarnings(done.value->notes);
+    std::cout << "run " << done.value->run << "'s verdict is now the expected one for " << casePath << '\n';
     return kExitOk;
 }
 

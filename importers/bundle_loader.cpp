@@ -313,6 +313,29 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
             return "slurmctld-log";
         }
     }
+    {
+        // dmesg's own envelopes: --decode's "kern  :err   : " prefix, -T's ctime "[Tue Nov  3 10:04:11 2026]", and
+        // --time-format iso's "2026-11-03T10:04:11,123456+00:00" (a comma before the microseconds, which syslog and
+        // journald never write).
+        const std::size_t decode = dmesgDecodePrefix(l1);
+        const std::string_view body = std::string_view(l1).substr(decode);
+        if (decode > 0) {
+            reason = "content: facility:level prefixes (dmesg --decode)";
+            return "dmesg-raw";
+        }
+        static constexpr std::string_view kWeekdays[] = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
+        if (body.size() > 26 && body[0] == '[' && body[4] == ' ' && body[8] == ' ' && body[25] == ']'
+            && std::find(std::begin(kWeekdays), std::end(kWeekdays), body.substr(1, 3)) != std::end(kWeekdays)
+            && core::monthFromAbbrev(body.substr(5, 3)) != 0) {
+            reason = "content: [Www Mmm dd HH:MM:SS YYYY] stamps (dmesg -T)";
+            return "dmesg-raw";
+        }
+        core::CivilTime t;
+        if (core::parseIsoTime(body, t) > 0 && t.hasOffset && body.size() > 20 && body[19] == ',') {
+            reason = "content: ISO stamps with a comma before the microseconds (dmesg --time-format iso)";
+            return "dmesg-raw";
+        }
+    }
     if (l1.size() > 3 && (l1[0] == '[' || l1[0] == '<')) {
         const auto close = l1.find(']');
         bool monotonic = close != std::string::npos && close > 1;
@@ -334,6 +357,16 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
             && l1.find(": ") != std::string::npos)) {
         reason = "content: syslog-style 'time host ident: message' lines";
         return "syslog";
+    }
+    {
+        // "dmesg -t" (no stamps) has no signature of its own: the collector's file name says what it is.
+        std::string lower = fs::path(fileName).filename().string();
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (lower.find("dmesg") != std::string::npos) {
+            reason = "name: dmesg (kernel ring buffer without stamps)";
+            return "dmesg-raw";
+        }
     }
     // Application logs: srun labels or NCCL/PyTorch markers in the first KiB.
     std::size_t labelled = 0;

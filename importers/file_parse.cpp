@@ -326,7 +326,38 @@ void parseSlurmDaemonLog(FileParse& fp, const BundleContext&)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Kernel: dmesg raw "[ 1234.567890] msg", "<4>[...]", "dmesg -T" "[Mon Nov  2 10:15:01 2026] msg",
-// "--time-format=iso" "2026-11-02T10:15:01,123456+00:00 msg".
+// "--time-format=iso" "2026-11-02T10:15:01,123456+00:00 msg", each optionally after a --decode "kern  :err   : "
+// prefix, and "dmesg -t" lines with no stamp at all (kept in file order, without a time).
+
+std::size_t dmesgDecodePrefix(std::string_view line)
+{
+    static constexpr std::string_view kFacilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
+        "news", "uucp", "cron", "authpriv", "ftp", "res0", "res1", "res2", "res3", "local0", "local1", "local2",
+        "local3", "local4", "local5", "local6", "local7" };
+    static constexpr std::string_view kLevels[] = { "emerg", "alert", "crit", "err", "warn", "notice", "info",
+        "debug" };
+    // One padded name and its colon; returns the position after the colon, or npos.
+    auto field = [&line](std::size_t at, auto const& names) -> std::size_t {
+        std::size_t end = at;
+        while (end < line.size() && line[end] >= 'a' && line[end] <= 'z')
+            ++end;
+        while (end < line.size() && isDigit(line[end]))
+            ++end;
+        const std::string_view name = line.substr(at, end - at);
+        if (std::find(std::begin(names), std::end(names), name) == std::end(names))
+            return std::string_view::npos;
+        while (end < line.size() && line[end] == ' ')
+            ++end;
+        return end < line.size() && line[end] == ':' ? end + 1 : std::string_view::npos;
+    };
+    const std::size_t afterFacility = field(0, kFacilities);
+    if (afterFacility == std::string_view::npos)
+        return 0;
+    const std::size_t afterLevel = field(afterFacility, kLevels);
+    if (afterLevel == std::string_view::npos || afterLevel >= line.size() || line[afterLevel] != ' ')
+        return 0;
+    return afterLevel + 1;
+}
 
 void parseDmesg(FileParse& fp, const BundleContext&)
 {
@@ -335,6 +366,7 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         if (trim(line).empty())
             return true;
         std::string_view rest = line;
+        rest.remove_prefix(dmesgDecodePrefix(rest));
         if (rest.size() > 3 && rest[0] == '<' && isDigit(rest[1])) {
             const auto gt = rest.find('>');
             if (gt != std::string_view::npos && gt < 5)

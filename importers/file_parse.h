@@ -178,6 +178,10 @@ void parseLogcliText(FileParse& fp, const BundleContext& ctx);
 /// cut short (truncated); anything else (an HTML error page, a plain-text 429 body) is an error.
 core::CoverageStatus failedJsonStatus(std::string_view bytes);
 
+/// Length of the "facility:level: " prefix that `dmesg --decode` (-x) writes before each record ("kern  :err   : ",
+/// names padded to six columns), or 0 when `line` does not start with one.
+std::size_t dmesgDecodePrefix(std::string_view line);
+
 /// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
 core::SourceKind kindForIdentifier(std::string_view ident);
 

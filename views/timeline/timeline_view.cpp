@@ -963,8 +963,10 @@ void TimelineView::changeEvent(QEvent* event)
     QAbstractScrollArea::changeEvent(event);
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
         relayout();
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        m_sprites.clear(); // colours or sizes changed
         viewport()->update();
+    }
 }
 
 void TimelineView::scrollContentsBy(int dx, int dy)
@@ -1622,18 +1624,34 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
         return domainCache[d];
     };
 
-    // Ticks first, so shapes cover them.
+    // Ticks first, so shapes cover them: one drawLines call per colour (domain, and context or not), unsmoothed,
+    // since a vertical one-pixel line on a pixel centre needs no anti-aliasing.
+    for (auto& group : m_tickLines)
+        group.clear();
     for (std::size_t k = firstBucket; k < endBucket; ++k) {
         if (shape[k - firstBucket])
             continue;
         const TimelineBucket& b = m_buckets[k];
-        const QColor& c = colourOf(b.domain);
-        const double h = b.role == MarkRole::Context ? r0 * 1.3 : r0 * (b.count > 1 ? 2.2 : 1.8);
-        p.setPen(QPen(withAlpha(c, b.role == MarkRole::Context ? 120 : 200), 1));
+        const bool context = b.role == MarkRole::Context;
+        const double h = context ? r0 * 1.3 : r0 * (b.count > 1 ? 2.2 : 1.8);
         const double x = b.column + 0.5;
-        p.drawLine(QPointF(x, cy - h / 2), QPointF(x, cy + h / 2));
+        m_tickLines[static_cast<std::size_t>(b.domain) * 2 + (context ? 1 : 0)].emplace_back(
+            x, cy - h / 2, x, cy + h / 2);
     }
-    const QColor outline = pal.color(QPalette::Text);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (std::size_t g = 0; g < m_tickLines.size(); ++g) {
+        const auto& lines = m_tickLines[g];
+        if (lines.empty())
+            continue;
+        const bool context = g % 2 == 1;
+        p.setPen(QPen(withAlpha(colourOf(static_cast<std::uint8_t>(g / 2)), context ? 120 : 200), 1));
+        p.drawLines(lines.data(), static_cast<int>(lines.size()));
+    }
+    p.restore();
+    // Shapes: the cause drawn directly (there is one), every other mark blitted from a sprite rendered once per role,
+    // colour and size, which costs a fraction of stroking an anti-aliased path per mark.
+    const qreal dpr = viewport()->devicePixelRatioF();
     for (std::size_t k = firstBucket; k < endBucket; ++k) {
         if (!shape[k - firstBucket])
             continue;
@@ -1641,54 +1659,80 @@ void TimelineView::paintMarks(QPainter& p, std::size_t firstBucket, std::size_t 
         const QColor& c = colourOf(b.domain);
         const double rad = m_markRadius[k - firstBucket];
         const QPointF at(b.column + 0.5, cy);
-        switch (b.role) {
-        case MarkRole::Cause: {
-            p.setPen(Qt::NoPen);
-            p.setBrush(withAlpha(c, 55));
-            p.drawEllipse(at, rad * 1.5, rad * 1.5);
-            const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
-                { at.x() - rad, at.y() } };
-            p.setPen(QPen(outline, 1.4));
-            p.setBrush(c);
-            p.drawPolygon(diamond, 4);
-            break;
+        if (b.role == MarkRole::Cause) {
+            drawMarkShape(p, b.role, c, rad, at, pal);
+            continue;
         }
-        case MarkRole::Precursor: {
-            const QPointF tri[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() + rad * 0.75 },
-                { at.x() - rad, at.y() + rad * 0.75 } };
-            p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
-            p.setBrush(c);
-            p.drawPolygon(tri, 3);
-            break;
+        const std::uint64_t key = (static_cast<std::uint64_t>(b.role) << 56) | (std::uint64_t(b.domain) << 48)
+            | (static_cast<std::uint64_t>(std::llround(rad * 64)) << 16) | static_cast<std::uint64_t>(dpr * 100);
+        auto it = m_sprites.find(key);
+        if (it == m_sprites.end()) {
+            const int half = static_cast<int>(std::ceil(rad)) + 2;
+            QPixmap sprite(QSize(2 * half + 1, 2 * half + 1) * dpr);
+            sprite.setDevicePixelRatio(dpr);
+            sprite.fill(Qt::transparent);
+            QPainter sp(&sprite);
+            sp.setRenderHint(QPainter::Antialiasing, true);
+            drawMarkShape(sp, b.role, c, rad, QPointF(half + 0.5, half + 0.5), pal);
+            sp.end();
+            it = m_sprites.emplace(key, std::move(sprite)).first;
         }
-        case MarkRole::Companion:
-            p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
-            p.setBrush(c);
-            p.drawEllipse(at, rad, rad);
-            break;
-        case MarkRole::Symptom:
-            p.setPen(QPen(c, 1.6));
-            p.setBrush(pal.color(QPalette::Base));
-            p.drawEllipse(at, rad - 0.5, rad - 0.5);
-            break;
-        case MarkRole::Teardown: {
-            const double a = rad * 0.8;
-            p.setPen(QPen(c, 1.8));
-            const QLineF cross[] = { { at.x() - a, at.y() - a, at.x() + a, at.y() + a },
-                { at.x() - a, at.y() + a, at.x() + a, at.y() - a } };
-            p.drawLines(cross, 2);
-            break;
-        }
-        case MarkRole::Context: {
-            // A root candidate the verdict rejected: a hollow diamond.
-            const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
-                { at.x() - rad, at.y() } };
-            p.setPen(QPen(c, 1.2));
-            p.setBrush(Qt::NoBrush);
-            p.drawPolygon(diamond, 4);
-            break;
-        }
-        }
+        const double half = (it->second.width() / dpr - 1) / 2;
+        p.drawPixmap(QPointF(b.column - half, std::round(cy - 0.5 - half)), it->second);
+    }
+}
+
+void TimelineView::drawMarkShape(
+    QPainter& p, MarkRole role, const QColor& c, double rad, const QPointF& at, const QPalette& pal) const
+{
+    const bool dark = isDark(pal);
+    switch (role) {
+    case MarkRole::Cause: {
+        p.setPen(Qt::NoPen);
+        p.setBrush(withAlpha(c, 55));
+        p.drawEllipse(at, rad * 1.5, rad * 1.5);
+        const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
+            { at.x() - rad, at.y() } };
+        p.setPen(QPen(pal.color(QPalette::Text), 1.4));
+        p.setBrush(c);
+        p.drawPolygon(diamond, 4);
+        break;
+    }
+    case MarkRole::Precursor: {
+        const QPointF tri[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() + rad * 0.75 },
+            { at.x() - rad, at.y() + rad * 0.75 } };
+        p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
+        p.setBrush(c);
+        p.drawPolygon(tri, 3);
+        break;
+    }
+    case MarkRole::Companion:
+        p.setPen(QPen(c.darker(dark ? 100 : 130), 1));
+        p.setBrush(c);
+        p.drawEllipse(at, rad, rad);
+        break;
+    case MarkRole::Symptom:
+        p.setPen(QPen(c, 1.6));
+        p.setBrush(pal.color(QPalette::Base));
+        p.drawEllipse(at, rad - 0.5, rad - 0.5);
+        break;
+    case MarkRole::Teardown: {
+        const double a = rad * 0.8;
+        p.setPen(QPen(c, 1.8));
+        const QLineF cross[] = { { at.x() - a, at.y() - a, at.x() + a, at.y() + a },
+            { at.x() - a, at.y() + a, at.x() + a, at.y() - a } };
+        p.drawLines(cross, 2);
+        break;
+    }
+    case MarkRole::Context: {
+        // A root candidate the verdict rejected: a hollow diamond.
+        const QPointF diamond[] = { { at.x(), at.y() - rad }, { at.x() + rad, at.y() }, { at.x(), at.y() + rad },
+            { at.x() - rad, at.y() } };
+        p.setPen(QPen(c, 1.2));
+        p.setBrush(Qt::NoBrush);
+        p.drawPolygon(diamond, 4);
+        break;
+    }
     }
 }
 

@@ -26,13 +26,17 @@
 #include "views/timeline/timeline_geometry.h"
 
 #include <QAbstractScrollArea>
+#include <QLineF>
+#include <QPixmap>
 #include <QPointF>
 
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 class QAction;
@@ -155,6 +159,8 @@ private:
     void paintHeader(QPainter& p);
     void paintFooter(QPainter& p);
     void paintSearchTicks(QPainter& p, bool pinned);
+    void drawMarkShape(
+        QPainter& p, MarkRole role, const QColor& colour, double radius, const QPointF& at, const QPalette& pal) const;
     void placeSearchMarks();
     std::optional<QPointF> markPoint(std::size_t eventIndex) const;
     double markRadius() const;
@@ -174,6 +180,8 @@ private:
     std::vector<std::uint8_t> m_markOccupied;
     std::vector<std::uint8_t> m_markShape;
     std::vector<double> m_markRadius;
+    std::unordered_map<std::uint64_t, QPixmap> m_sprites; ///< rendered marks by role, domain, radius and pixel ratio
+    std::array<std::vector<QLineF>, 512> m_tickLines; ///< per (domain, context or not): the row's ticks
     std::size_t m_untimed = 0;
     std::vector<qint64> m_laneShift; ///< per lane: what its times are shifted back by (aligned clocks)
     std::map<std::string, std::uint32_t> m_laneOfNode; ///< node lanes by node name

@@ -837,8 +837,10 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
                 return;
             runPart(tasks[k]);
             const std::size_t n = finished.fetch_add(1) + 1;
-            if (callingThread && options.progress)
-                options.progress(n, tasks.size(), parts[tasks[k].file][tasks[k].part].source.path);
+            if (callingThread && options.progress) {
+                const core::Source& src = parts[tasks[k].file][tasks[k].part].source;
+                options.progress(n, tasks.size(), src.path, src.format);
+            }
         }
     };
     std::vector<std::thread> pool;
@@ -848,7 +850,7 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     for (auto& t : pool)
         t.join();
     if (options.progress)
-        options.progress(tasks.size(), tasks.size(), {});
+        options.progress(tasks.size(), tasks.size(), {}, {});
 
     // 5. Merge in file order (chunks in order); resolve NCCL pid → rank across chunks; fill missing times between
     // neighbours; compute per-source figures.

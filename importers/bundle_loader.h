@@ -24,7 +24,9 @@ struct LoadOptions
     unsigned threads = 0; ///< 0: hardware concurrency
     const std::atomic_bool* cancel = nullptr;
     ArchiveLimits archiveLimits;
-    std::function<void(std::size_t done, std::size_t total, const std::string& file)> progress;
+    /// Parts parsed of all; the file of the part just parsed and its format id ("" for both at the end).
+    std::function<void(std::size_t done, std::size_t total, const std::string& file, const std::string& format)>
+        progress;
 };
 
 /// Detects a file's format from its first bytes and name. Returns the format id and fills `reason`.

@@ -60,7 +60,8 @@ importers::LoadOptions loadOptions(const Task& task, const std::string& jobId, u
     load.jobId = jobId;
     load.threads = threads;
     load.cancel = task.cancel;
-    load.progress = [&task, from, to](std::size_t done, std::size_t total, const std::string& file) {
+    load.progress = [&task, from, to](
+                        std::size_t done, std::size_t total, const std::string& file, const std::string&) {
         if (total > 0)
             task.report(
                 from + static_cast<int>(static_cast<std::size_t>(to - from) * done / total), "Importing " + file);
@@ -68,9 +69,9 @@ importers::LoadOptions loadOptions(const Task& task, const std::string& jobId, u
     return load;
 }
 
-/// The import's progress once the input is known: which file, how far, and how much evidence in all
-/// ("Importing nodes/node-02/dmesg.txt — part 12 of 40, 250.3 MB in 36 files").
-std::function<void(std::size_t, std::size_t, const std::string&)> importProgress(
+/// The import's progress once the input is known: which file in which format, how far, and how much evidence in all
+/// ("Importing nodes/node-02/dmesg.txt (kernel-dmesg) — part 12 of 40, 250.3 MB in 36 files").
+std::function<void(std::size_t, std::size_t, const std::string&, const std::string&)> importProgress(
     const Task& task, const core::BundleInput& input, int from, int to)
 {
     std::uint64_t bytes = 0;
@@ -78,13 +79,15 @@ std::function<void(std::size_t, std::size_t, const std::string&)> importProgress
         bytes += f.bytes.size();
     char size[64];
     std::snprintf(size, sizeof size, "%.1f MB in %zu files", static_cast<double>(bytes) / 1e6, input.files.size());
-    return [&task, from, to, all = std::string(size)](std::size_t done, std::size_t total, const std::string& file) {
+    return [&task, from, to, all = std::string(size)](
+               std::size_t done, std::size_t total, const std::string& file, const std::string& format) {
         if (total == 0)
             return;
         const int percent = from + static_cast<int>(static_cast<std::size_t>(to - from) * done / total);
-        task.report(percent,
-            (file.empty() ? std::string("Importing") : "Importing " + file) + " — part " + std::to_string(done) + " of "
-                + std::to_string(total) + ", " + all);
+        std::string what = file.empty() ? std::string("Importing") : "Importing " + file;
+        if (!file.empty() && !format.empty())
+            what += " (" + format + ")";
+        task.report(percent, what + " — part " + std::to_string(done) + " of " + std::to_string(total) + ", " + all);
     };
 }
 

@@ -67,10 +67,10 @@ private Q_SLOTS:
         QCOMPARE(seen.back(), 100);
         // The import says which file, how far, and how much evidence there is.
         const bool named = std::any_of(steps.begin(), steps.end(), [](const std::string& s) {
-            return s.find("Importing ") == 0 && s.find(" of ") != std::string::npos
-                && s.find(" files") != std::string::npos;
+            return s.find("Importing ") == 0 && s.find(") — part ") != std::string::npos
+                && s.find(" of ") != std::string::npos && s.find(" files") != std::string::npos;
         });
-        QVERIFY2(named, "no import step names its file, part and the evidence's size");
+        QVERIFY2(named, "no import step names its file, its format, the part and the evidence's size");
         for (std::size_t i = 1; i < seen.size(); ++i)
             QVERIFY2(seen[i] >= seen[i - 1],
                 qPrintable(QStringLiteral("progress went back from %1 to %2").arg(seen[i - 1]).arg(seen[i])));

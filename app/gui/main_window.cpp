@@ -2,11 +2,12 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/analysis_controller.h"
-#include "app/gui/case_panel.h"
+#include "app/gui/case_controller.h"
 #include "app/gui/search_controller.h"
 #include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
 #include "core/version.h"
+#include "views/case/case_view.h"
 #include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
@@ -164,8 +165,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         }
         m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
         rememberCase(path);
-        m_casePanel->showCase(path);
-        m_casePanel->parentWidget()->setVisible(true);
+        m_case->showCase(path);
+        m_caseView->parentWidget()->setVisible(true);
         m_view->setNotesEnabled(true);
         updateActions();
     });
@@ -175,11 +176,12 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     });
     auto* dock = new QDockWidget(tr("Case"), this);
     dock->setObjectName(QStringLiteral("caseDock"));
-    m_casePanel = new CasePanel(dock);
-    dock->setWidget(m_casePanel);
+    m_caseView = new views::CaseView(dock);
+    m_case = new CaseController(m_caseView, this);
+    dock->setWidget(m_caseView);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     dock->setVisible(false);
-    connect(m_casePanel, &CasePanel::failed, this, [this](const QString& message) {
+    connect(m_case, &CaseController::failed, this, [this](const QString& message) {
         m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
         m_status->setToolTip(message);
     });
@@ -196,7 +198,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         const QString text = QInputDialog::getMultiLineText(this, tr("Add Note"),
             tr("Note on %1:%2 (%3):").arg(path).arg(where.line).arg(QString::fromStdString(e.label)), {}, &ok);
         if (ok && !text.trimmed().isEmpty())
-            m_casePanel->addLineNote(path, where.line, text);
+            m_case->addLineNote(path, where.line, text);
     });
     auto* evidenceDock = new QDockWidget(tr("Evidence"), this);
     evidenceDock->setObjectName(QStringLiteral("evidenceDock"));
@@ -663,11 +665,11 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_selection->clear();
     if (result.verdict && result.verdict->hasCause)
         selectEvent(static_cast<int>(result.verdict->cause));
-    m_casePanel->showCase(QString::fromStdString(result.casePath));
+    m_case->showCase(QString::fromStdString(result.casePath));
     if (!result.casePath.empty())
         rememberCase(QString::fromStdString(result.casePath));
     m_view->setNotesEnabled(!result.casePath.empty());
-    m_casePanel->parentWidget()->setVisible(!result.casePath.empty());
+    m_caseView->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;
     // The case and run first, then the catalog that made the verdict, then the size of the evidence.

@@ -17,6 +17,7 @@ class QStackedWidget;
 class QTableView;
 
 namespace faultline::views {
+class CaseView;
 class EvidencePane;
 class MetricsPane;
 class SearchPane;
@@ -30,7 +31,7 @@ class VerdictView;
 namespace faultline::app {
 
 class AnalysisController;
-class CasePanel;
+class CaseController;
 class SearchController;
 
 class MainWindow : public QMainWindow
@@ -48,7 +49,8 @@ public:
     /// Every shortcut (keys, what it does): the menus' actions, then the panes' keys. Help ▸ Keyboard Shortcuts.
     QList<QPair<QString, QString>> shortcuts() const;
     void showShortcuts();
-    CasePanel* casePanel() const { return m_casePanel; }
+    views::CaseView* caseView() const { return m_caseView; }
+    CaseController* caseController() const { return m_case; }
     views::StartPage* startPage() const { return m_start; }
     views::EvidencePane* evidencePane() const { return m_evidence; }
     views::VerdictView* verdictView() const { return m_view; }
@@ -124,7 +126,8 @@ private:
     QLabel* m_status;
     QString m_bundle;
     views::AnalysisResult m_result;
-    CasePanel* m_casePanel = nullptr;
+    views::CaseView* m_caseView = nullptr;
+    CaseController* m_case = nullptr;
     QAction* m_saveCase = nullptr;
     QAction* m_addRun = nullptr;
     QAction* m_rerun = nullptr;

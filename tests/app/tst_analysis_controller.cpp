@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // AnalysisController runs import and analysis off the UI thread: the event loop keeps turning, progress arrives,
-// a cancelled run reports "cancelled" and never a result, and a superseded run's result is dropped.
+// a cancelled run reports "cancelled" and never a result, and a superseded run's result is dropped. CaseController
+// does the same for a saved case's history: the case view shows it, the notes, narrative and expectation asked for
+// from the view are written and read back, a run's stored verdict comes back in a dialog, and an earlier request's
+// history is dropped.
 #include "app/gui/analysis_controller.h"
-#include "app/gui/case_panel.h"
+#include "app/gui/case_controller.h"
 #include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
+#include "views/case/case_view.h"
 
+#include <QDialog>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -16,6 +21,23 @@
 #include <filesystem>
 
 using namespace faultline;
+
+namespace {
+
+QByteArray missing(const QString& part, const QString& text)
+{
+    return (QStringLiteral("expected to find \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
+}
+
+QByteArray unexpected(const QString& part, const QString& text)
+{
+    return (QStringLiteral("did not expect \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
+}
+
+#define VERIFY_CONTAINS(text, part) QVERIFY2((text).contains(part), missing(part, text).constData())
+#define VERIFY_LACKS(text, part) QVERIFY2(!(text).contains(part), unexpected(part, text).constData())
+
+} // namespace
 
 class TstAnalysisController : public QObject
 {
@@ -97,25 +119,57 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 30000);
         QVERIFY(saved.takeFirst().at(1).toString().contains(QLatin1String("run 2 added (same verdict as run 1)")));
 
-        // The case panel lists the runs and keeps notes, the narrative and the expected verdict.
-        app::CasePanel panel;
-        panel.showCase(casePath);
-        QVERIFY(panel.text().contains(QLatin1String("same verdict as run 1")));
-        QVERIFY(panel.addNote(QStringLiteral("reseated the NVLink cable")));
-        QVERIFY(panel.setNarrative(QStringLiteral("first draft")));
-        QVERIFY(panel.setNarrative(QStringLiteral("NVLink failure on node-02")));
-        QVERIFY(panel.markLatestExpected(QStringLiteral("postmortem")));
-        const QString text = panel.text();
-        QVERIFY(text.contains(QLatin1String("reseated the NVLink cable")));
-        QVERIFY(text.contains(QLatin1String("NVLink failure on node-02")));
-        QVERIFY(!text.contains(QLatin1String("first draft")));
-        QVERIFY(text.contains(QLatin1String("Expected verdict: run 2")));
-        QVERIFY(text.contains(QLatin1String("meets it")));
-        QVERIFY(panel.storedVerdict(1).contains(QLatin1String("Xid 149")));
-        QVERIFY(panel.addLineNote(QStringLiteral("nodes/node-02/dmesg.txt"), 70, QStringLiteral("the Xid line")));
-        QVERIFY(panel.text().contains(QLatin1String("nodes/node-02/dmesg.txt:70")));
-        QVERIFY(!panel.addLineNote(QStringLiteral("nowhere.txt"), 1, QStringLiteral("x")));
-        QVERIFY(panel.storedVerdict(99).isEmpty());
+        // The case view lists the runs and keeps notes, the narrative and the expected verdict; the case controller
+        // reads and writes them off the UI thread.
+        views::CaseView view;
+        app::CaseController cases(&view);
+        QSignalSpy shown(&cases, &app::CaseController::historyShown);
+        QSignalSpy changed(&cases, &app::CaseController::caseChanged);
+        QSignalSpy caseFailed(&cases, &app::CaseController::failed);
+        QSignalSpy verdicts(&cases, &app::CaseController::runVerdictShown);
+        cases.showCase(casePath);
+        QCOMPARE(view.state(), views::CaseView::State::Loading);
+        QTRY_COMPARE_WITH_TIMEOUT(view.state(), views::CaseView::State::Shown, 30000);
+        QCOMPARE(shown.count(), 1);
+        VERIFY_CONTAINS(view.text(), QStringLiteral("same verdict as run 1"));
+        Q_EMIT view.noteRequested(QStringLiteral("reseated the NVLink cable"));
+        Q_EMIT view.narrativeRequested(QStringLiteral("first draft"));
+        Q_EMIT view.narrativeRequested(QStringLiteral("NVLink failure on node-02"));
+        Q_EMIT view.expectRequested(QStringLiteral("postmortem"));
+        QCOMPARE(cases.isBusy(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 4, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cases.isBusy(), false, 30000);
+        QCOMPARE(caseFailed.count(), 0);
+        QCOMPARE(view.state(), views::CaseView::State::Shown);
+        const QString text = view.text();
+        VERIFY_CONTAINS(text, QStringLiteral("reseated the NVLink cable"));
+        VERIFY_CONTAINS(text, QStringLiteral("NVLink failure on node-02"));
+        VERIFY_LACKS(text, QStringLiteral("first draft"));
+        VERIFY_CONTAINS(text, QStringLiteral("Expected verdict: run 2"));
+        VERIFY_CONTAINS(text, QStringLiteral("meets it"));
+
+        // A run's stored verdict, asked for from the view, comes back in a dialog.
+        Q_EMIT view.runRequested(1);
+        QTRY_COMPARE_WITH_TIMEOUT(verdicts.count(), 1, 30000);
+        QCOMPARE(verdicts.at(0).at(0).toLongLong(), qint64(1));
+        VERIFY_CONTAINS(verdicts.at(0).at(1).toString(), QStringLiteral("Xid 149"));
+        auto* dialog = view.findChild<QDialog*>(QStringLiteral("storedVerdict"));
+        QVERIFY2(dialog && dialog->isVisible(), "no stored-verdict dialog is shown");
+        dialog->close();
+
+        cases.addLineNote(QStringLiteral("nodes/node-02/dmesg.txt"), 70, QStringLiteral("the Xid line"));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 5, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cases.isBusy(), false, 30000);
+        VERIFY_CONTAINS(view.text(), QStringLiteral("nodes/node-02/dmesg.txt:70"));
+        cases.addLineNote(QStringLiteral("nowhere.txt"), 1, QStringLiteral("x"));
+        QTRY_COMPARE_WITH_TIMEOUT(caseFailed.count(), 1, 30000);
+        VERIFY_CONTAINS(caseFailed.at(0).at(0).toString(), QStringLiteral("case-no-file"));
+        cases.showRun(99);
+        QTRY_COMPARE_WITH_TIMEOUT(caseFailed.count(), 2, 30000);
+        VERIFY_CONTAINS(caseFailed.at(1).at(0).toString(), QStringLiteral("case-no-run"));
+        QTRY_COMPARE_WITH_TIMEOUT(cases.isBusy(), false, 30000);
+        QCOMPARE(changed.count(), 5);
+        QCOMPARE(verdicts.count(), 1);
 
         // A damaged case is reported, not shown.
         QSignalSpy failed(&controller, &app::AnalysisController::analysisFailed);
@@ -127,6 +181,18 @@ private Q_SLOTS:
         controller.openCase(broken);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         QVERIFY(failed.takeFirst().at(0).toString().contains(QLatin1String("case-not-sqlite")));
+
+        // The case view shows it as an error; a history read for an earlier request is dropped, not shown.
+        const auto before = shown.count();
+        cases.showCase(casePath);
+        cases.showCase(broken);
+        QTRY_COMPARE_WITH_TIMEOUT(view.state(), views::CaseView::State::Error, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cases.isBusy(), false, 30000);
+        QCOMPARE(shown.count(), before + 1);
+        QCOMPARE(view.state(), views::CaseView::State::Error);
+        VERIFY_CONTAINS(view.text(), QStringLiteral("case-not-sqlite"));
+        cases.showCase({});
+        QCOMPARE(view.state(), views::CaseView::State::Empty);
     }
 
     void aCaseReopensWithItsOwnRules()

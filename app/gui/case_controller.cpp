@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/gui/case_controller.h"
+
+#include "app/usecases/case_history.h"
+#include "views/case/case_view.h"
+
+#include <QDialog>
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <optional>
+
+namespace faultline::app {
+
+namespace {
+
+/// What a job brings back to the UI thread.
+struct Outcome
+{
+    bool wrote = false; ///< the job tried a write
+    std::string writeError; ///< why the write failed ("" : it succeeded)
+    std::optional<core::CaseHistory> history;
+    std::string historyError;
+};
+
+/// What a run's verdict job brings back.
+struct VerdictOutcome
+{
+    std::string text;
+    std::string error;
+};
+
+} // namespace
+
+CaseController::CaseController(views::CaseView* view, QObject* parent)
+    : QObject(parent)
+    , m_view(view)
+{
+    m_pool.setMaxThreadCount(1); // one job at a time, in order: a write is read back before the next one starts
+    connect(view, &views::CaseView::noteRequested, this, &CaseController::addNote);
+    connect(view, &views::CaseView::narrativeRequested, this, &CaseController::setNarrative);
+    connect(view, &views::CaseView::expectRequested, this, &CaseController::markLatestExpected);
+    connect(view, &views::CaseView::runRequested, this, &CaseController::showRun);
+}
+
+CaseController::~CaseController()
+{
+    m_pool.waitForDone();
+}
+
+void CaseController::showCase(const QString& casePath)
+{
+    m_path = casePath;
+    if (m_path.isEmpty()) {
+        ++m_generation; // a history still on its way is dropped
+        if (m_view)
+            m_view->showEmpty();
+        return;
+    }
+    launch({});
+}
+
+void CaseController::refresh()
+{
+    showCase(m_path);
+}
+
+void CaseController::launch(std::function<std::string(const std::string& path)> write)
+{
+    const quint64 generation = ++m_generation;
+    const std::string path = m_path.toStdString();
+    if (m_view)
+        m_view->showLoading(m_path);
+    ++m_pending;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        --m_pending;
+        const Outcome out = watcher->result();
+        const bool changed = out.wrote && out.writeError.empty();
+        if (out.wrote && !changed)
+            Q_EMIT failed(QString::fromStdString(out.writeError)); // the user asked for it: reported even if stale
+        if (generation == m_generation && m_view) {
+            if (out.history)
+                m_view->setHistory(*out.history);
+            else
+                m_view->showError(m_path, QString::fromStdString(out.historyError));
+            Q_EMIT historyShown();
+        }
+        if (changed)
+            Q_EMIT caseChanged();
+    });
+    watcher->setFuture(QtConcurrent::run(&m_pool, [path, write] {
+        Outcome out;
+        if (write) {
+            out.wrote = true;
+            out.writeError = write(path);
+        }
+        auto read = usecases::caseHistory(path);
+        if (read.ok())
+            out.history = std::move(read.value);
+        else
+            out.historyError = read.failure.text();
+        return out;
+    }));
+}
+
+void CaseController::addNote(const QString& text)
+{
+    addLineNote({}, 0, text);
+}
+
+void CaseController::addLineNote(const QString& path, quint64 line, const QString& text)
+{
+    if (m_path.isEmpty()) {
+        Q_EMIT failed(tr("No case is open: save the analysis as a case first (File ▸ Save as Case…)."));
+        return;
+    }
+    usecases::AnnotateRequest request;
+    request.kind = usecases::AnnotationKind::Note;
+    request.text = text.toStdString();
+    if (!path.isEmpty())
+        request.target = usecases::AnnotationTarget::lineOf(path.toStdString(), line);
+    launch([request](const std::string& casePath) mutable {
+        request.casePath = casePath;
+        const auto done = usecases::annotateCase(request);
+        return done.ok() ? std::string() : done.failure.text();
+    });
+}
+
+void CaseController::setNarrative(const QString& text)
+{
+    if (m_path.isEmpty())
+        return;
+    usecases::AnnotateRequest request;
+    request.kind = usecases::AnnotationKind::Narrative;
+    request.text = text.toStdString();
+    launch([request](const std::string& casePath) mutable {
+        request.casePath = casePath;
+        const auto done = usecases::annotateCase(request);
+        return done.ok() ? std::string() : done.failure.text();
+    });
+}
+
+void CaseController::markLatestExpected(const QString& note)
+{
+    if (m_path.isEmpty())
+        return;
+    launch([note = note.toStdString()](const std::string& casePath) {
+        const auto done = usecases::expectRun(casePath, 0, {}, note);
+        return done.ok() ? std::string() : done.failure.text();
+    });
+}
+
+void CaseController::showRun(qint64 run)
+{
+    if (m_path.isEmpty())
+        return;
+    const QString casePath = m_path;
+    auto* watcher = new QFutureWatcher<VerdictOutcome>(this);
+    connect(watcher, &QFutureWatcher<VerdictOutcome>::finished, this, [this, watcher, run, casePath] {
+        watcher->deleteLater();
+        const VerdictOutcome out = watcher->result();
+        if (!out.error.empty())
+            Q_EMIT failed(QString::fromStdString(out.error));
+        else if (casePath == m_path) // not when another case is shown by now
+            showVerdictDialog(run, QString::fromStdString(out.text));
+    });
+    watcher->setFuture(QtConcurrent::run(&m_pool, [path = casePath.toStdString(), run] {
+        const auto read = usecases::runVerdictText(path, run);
+        return read.ok() ? VerdictOutcome { *read.value, {} } : VerdictOutcome { {}, read.failure.text() };
+    }));
+}
+
+void CaseController::showVerdictDialog(qint64 run, const QString& text)
+{
+    auto* dialog = new QDialog(m_view);
+    dialog->setObjectName(QStringLiteral("storedVerdict"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Run %1 — stored verdict").arg(run));
+    auto* view = new QPlainTextEdit(text, dialog);
+    view->setReadOnly(true);
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(view);
+    dialog->resize(900, 600);
+    dialog->show();
+    Q_EMIT runVerdictShown(run, text);
+}
+
+} // namespace faultline::app

@@ -3,8 +3,9 @@
 # Fails when core/ or importers/ include Qt, views/ or app/, when views/ includes importers/ or app/, or when the
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
-# a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade, ../shared/STYLE.md §4.6)
-# (../shared/STYLE.md §4.2). The link graph enforces the same; this names the offending line.
+# a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade, ../shared/STYLE.md §4.6),
+# or when the GUI (app/gui) includes the case file instead of calling the use cases (../shared/STYLE.md §4.2). The
+# link graph enforces the same; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
 cd "$root" || exit 2
@@ -28,6 +29,11 @@ if grep -nE 'Qt6::' core/CMakeLists.txt importers/CMakeLists.txt; then
 fi
 if grep -nE 'target_link_libraries\(faultline_usecases[^)]*(Qt6::|faultline_views|faultline_app_gui)' app/CMakeLists.txt; then
   echo "architecture_check: the use-case layer links Qt, the views or the GUI"
+  exit 1
+fi
+# The GUI reads and writes case files through the use cases (off the UI thread), never through the case file itself.
+if grep -nE '^\s*#\s*include\s*"core/casefile/' app/gui/*.h app/gui/*.cpp; then
+  echo "architecture_check: the GUI opens case files directly; call app/usecases (case_history.h, use_cases.h) instead"
   exit 1
 fi
 # The front ends call the use cases instead of re-implementing them: neither imports or analyses a bundle itself.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // faultline-timeline-bench [EVENTS=1000000] [LANES=1000]: the timeline's frame time, offscreen, on a synthetic
 // verdict of EVENTS events spread over LANES nodes (one cause, the rest symptoms and companions), while panning and
-// zooming: setResult once, then 60 pan steps and 60 zoom steps, each followed by a full repaint. Prints the set-up
-// time and the median, p95 and worst frame in milliseconds.
+// zooming: setResult once (large results are indexed on a worker: the bench keeps the event loop turning and reports
+// the longest stall of the UI thread meanwhile), then 60 pan steps and 60 zoom steps, each followed by a full
+// repaint. Prints the set-up time and the median, p95 and worst frame in milliseconds.
 #include "views/timeline/timeline_view.h"
 
 #include <QApplication>
@@ -83,7 +84,19 @@ int main(int argc, char** argv)
     view.show();
     QElapsedTimer clock;
     clock.start();
+    bool indexed = false;
+    QObject::connect(&view, &views::TimelineView::indexed, [&] { indexed = true; });
     view.setResult(result);
+    const double handedOver = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    // The UI thread stays free while a large result is indexed: count the longest gap between its events.
+    double longestStall = 0;
+    QElapsedTimer tick;
+    tick.start();
+    while (!indexed) {
+        app.processEvents(QEventLoop::AllEvents, 5);
+        longestStall = std::max(longestStall, static_cast<double>(tick.nsecsElapsed()) / 1e6);
+        tick.restart();
+    }
     view.grab();
     const double setup = static_cast<double>(clock.nsecsElapsed()) / 1e6;
 
@@ -109,8 +122,10 @@ int main(int argc, char** argv)
         view.setRange(mid - next, mid + next);
         frame();
     }
-    std::printf("timeline: %zu events, %zu lanes: set-up (index and first paint) %.0f ms; frame median %.2f ms, "
-                "p95 %.2f ms, worst %.2f ms (goal <= 16 ms)\n",
-        events, lanes, setup, percentile(frames, 0.5), percentile(frames, 0.95), percentile(frames, 1.0));
+    std::printf("timeline: %zu events, %zu lanes: setResult returned in %.0f ms, longest UI-thread stall while "
+                "indexing %.0f ms; set-up (index and first paint) %.0f ms; frame median %.2f ms, p95 %.2f ms, "
+                "worst %.2f ms (goal <= 16 ms)\n",
+        events, lanes, handedOver, longestStall, setup, percentile(frames, 0.5), percentile(frames, 0.95),
+        percentile(frames, 1.0));
     return 0;
 }

@@ -304,6 +304,35 @@ private Q_SLOTS:
         QVERIFY(view->searchTickColumns(nodeLane).empty());
     }
 
+    void aLargeResultIsIndexedOffTheUiThread()
+    {
+        // With the threshold at one event, the sample is "large": setResult returns at once with an empty timeline
+        // that says it is indexing, a selection made meanwhile is kept, and the index lands later.
+        TimelineView view;
+        view.resize(1400, 520);
+        view.setAsyncIndexThreshold(1);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy indexed(&view, &TimelineView::indexed);
+        // A first result superseded by a second before it is indexed: only the second is shown, once.
+        auto other = std::make_shared<core::Verdict>(*m_result.verdict);
+        other->events.resize(1);
+        views::AnalysisResult first = m_result;
+        first.verdict = other;
+        view.setResult(first);
+        view.setResult(m_result);
+        QCOMPARE(view.indexingEvents(), m_result.verdict->events.size());
+        QVERIFY(!view.markPosition(cause()).has_value());
+        view.selectEvent(cause());
+        QTRY_COMPARE_WITH_TIMEOUT(indexed.count(), 1, 10000);
+        QTest::qWait(50);
+        QCOMPARE(indexed.count(), 1);
+        QCOMPARE(view.indexingEvents(), std::size_t(0));
+        QVERIFY(view.markPosition(cause()).has_value());
+        QCOMPARE(view.selectedEvent(), cause());
+        QCOMPARE(view.cursorTime(), causeTime());
+    }
+
     void tooltipShowsRuleFieldsAndRawLine()
     {
         auto view = makeView();

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -15,6 +16,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -323,7 +325,11 @@ TimelineView::TimelineView(QWidget* parent)
     relayout();
 }
 
-TimelineView::~TimelineView() = default;
+TimelineView::~TimelineView()
+{
+    if (m_indexCancel)
+        m_indexCancel->store(true);
+}
 
 QSize TimelineView::sizeHint() const
 {
@@ -337,57 +343,83 @@ QSize TimelineView::minimumSizeHint() const
 
 void TimelineView::setResult(const AnalysisResult& result)
 {
+    if (m_indexCancel)
+        m_indexCancel->store(true); // a newer result supersedes the one being indexed
+    m_indexCancel.reset();
+    ++m_indexGeneration;
+    m_pendingSelect = -1;
+    m_searchMarks.clear();
+    const std::size_t events = result.verdict ? result.verdict->events.size() : 0;
+    if (events < m_asyncIndexEvents) {
+        m_indexing = 0;
+        m_result = result;
+        showIndexed(buildIndex(m_result, m_clocksAligned, nullptr));
+        return;
+    }
+    // Large: show an empty timeline that says so, index on a worker, and apply the index if nothing newer came.
+    m_indexing = events;
+    m_result = {};
+    showIndexed(buildIndex(m_result, false, nullptr));
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_indexCancel = cancel;
+    const quint64 generation = m_indexGeneration;
+    const bool aligned = m_clocksAligned;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Index>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<Index>>::finished, this, [this, watcher, generation, result] {
+        watcher->deleteLater();
+        const auto index = watcher->result();
+        if (generation != m_indexGeneration || !index)
+            return;
+        m_indexing = 0;
+        m_indexCancel.reset();
+        m_result = result;
+        const int select = m_pendingSelect;
+        showIndexed(std::move(*index));
+        if (select >= 0)
+            selectEvent(select);
+    });
+    watcher->setFuture(QtConcurrent::run([result, aligned, cancel] {
+        auto index = std::make_shared<Index>(buildIndex(result, aligned, cancel.get()));
+        return cancel->load() ? std::shared_ptr<Index>() : index;
+    }));
+}
+
+void TimelineView::showIndexed(Index&& index)
+{
     const qint64 from = m_geo.rangeFrom();
     const qint64 to = m_geo.rangeTo();
-    m_result = result;
-    m_searchMarks.clear();
-    rebuild();
+    applyIndex(std::move(index));
     relayout();
     m_geo.fit(m_fitFrom, m_fitTo, 0.04);
     syncScrollBars();
     viewport()->update();
     if (from != m_geo.rangeFrom() || to != m_geo.rangeTo())
         Q_EMIT rangeChanged(m_geo.rangeFrom(), m_geo.rangeTo());
+    if (!m_indexing)
+        Q_EMIT indexed();
 }
 
-void TimelineView::rebuild()
+TimelineView::Index TimelineView::buildIndex(const AnalysisResult& result, bool aligned, const std::atomic_bool* cancel)
 {
-    m_linkEdgesFor = -2; // a new result: the selection's links are gathered again
-    m_laneInfo.clear();
-    m_laneOfEvent.clear();
-    m_roleOfEvent.clear();
-    m_severityOf.clear();
-    m_alternative.clear();
-    m_childBegin.assign(1, 0);
-    m_children.clear();
-    m_untimed = 0;
-    m_laneShift.clear();
-    m_laneOfNode.clear();
-    m_jobLane = -1;
-    m_hasSkew = false;
-    m_selected = -1;
-    m_cursor = INT64_MIN;
-    m_measureA = m_measureB = INT64_MIN;
-    m_drag = Drag::None;
+    Index x;
+    x.childBegin.assign(1, 0);
     std::vector<LaneSpec> lanes;
     std::vector<TimelineItem> items;
-    if (!m_result.verdict) {
-        m_geo.setData({}, {});
-        m_geo.setBounds(0, kNsPerMin);
-        m_fitFrom = 0;
-        m_fitTo = kNsPerMin;
-        m_alignClocks->setEnabled(false);
-        placeSearchMarks();
-        return;
+    if (!result.verdict) {
+        x.geo.setData({}, {});
+        x.geo.setBounds(0, kNsPerMin);
+        x.fitFrom = 0;
+        x.fitTo = kNsPerMin;
+        return x;
     }
-    const core::Verdict& v = *m_result.verdict;
-    const core::EvidenceSet* ev = m_result.evidence.get();
+    const core::Verdict& v = *result.verdict;
+    const core::EvidenceSet* ev = result.evidence.get();
     const core::Scope& scope = v.scope;
     const std::size_t n = v.events.size();
     auto addLane = [&](LaneSpec spec, LaneInfo info, qint64 shift = 0) {
         lanes.push_back(std::move(spec));
-        m_laneInfo.push_back(std::move(info));
-        m_laneShift.push_back(shift);
+        x.laneInfo.push_back(std::move(info));
+        x.laneShift.push_back(shift);
         return static_cast<std::uint32_t>(lanes.size() - 1);
     };
     // The skew estimates the analysis corrected for, by node.
@@ -395,14 +427,8 @@ void TimelineView::rebuild()
     for (const auto& k : v.clockSkew)
         if (std::llabs(k.offsetNs) >= core::kSkewCorrectionNs)
             skewOf.emplace(k.node, &k);
-    m_hasSkew = !skewOf.empty();
-    if (!m_hasSkew)
-        m_clocksAligned = false;
-    {
-        const QSignalBlocker block(m_alignClocks);
-        m_alignClocks->setEnabled(m_hasSkew);
-        m_alignClocks->setChecked(m_clocksAligned);
-    }
+    x.hasSkew = !skewOf.empty();
+    x.aligned = aligned && x.hasSkew;
 
     // Pinned rows: the job, its steps, the analysis window when it was set by hand.
     const bool haveJob = scope.startNs != INT64_MIN && scope.endNs != INT64_MIN && scope.endNs > scope.startNs;
@@ -433,7 +459,7 @@ void TimelineView::rebuild()
         if (scope.windowZoneAssumed)
             info.tooltip += tr("<br><i>The window's times had no zone: the analysis did not filter by it.</i>");
         jobLane = static_cast<std::int32_t>(addLane(std::move(s), std::move(info)));
-        m_jobLane = jobLane;
+        x.jobLane = jobLane;
     }
     if (ev)
         for (const StepSpan& step : jobSteps(*ev, scope)) {
@@ -451,15 +477,15 @@ void TimelineView::rebuild()
                         utcClock(step.toNs - 1, 0), formatSpan(step.toNs - step.fromNs));
             addLane(std::move(s), std::move(info));
         }
-    if (m_result.windowFromNs != INT64_MIN && m_result.windowToNs != INT64_MIN) {
+    if (result.windowFromNs != INT64_MIN && result.windowToNs != INT64_MIN) {
         LaneSpec s;
         s.kind = LaneKind::Window;
         s.label = "window";
-        s.spans.push_back({ m_result.windowFromNs, m_result.windowToNs });
+        s.spans.push_back({ result.windowFromNs, result.windowToNs });
         LaneInfo info;
         info.label = tr("window");
         info.spanText =
-            tr("analysis window %1 → %2 UTC").arg(utcClock(m_result.windowFromNs, 0), utcClock(m_result.windowToNs, 0));
+            tr("analysis window %1 → %2 UTC").arg(utcClock(result.windowFromNs, 0), utcClock(result.windowToNs, 0));
         info.tooltip = tr("The workload window was set for this analysis; events outside it were not considered.");
         addLane(std::move(s), std::move(info));
     }
@@ -488,7 +514,7 @@ void TimelineView::rebuild()
         if (const auto k = skewOf.find(name); id != core::kNoNode && k != skewOf.end()) {
             info.tooltip += tr("<br>⏱ clock runs %1 against the other nodes (estimate from %2)")
                                 .arg(formatSignedSpan(k->second->offsetNs), qs(k->second->basis).toHtmlEscaped());
-            if (m_clocksAligned) {
+            if (x.aligned) {
                 shift = k->second->offsetNs;
                 info.tooltip += tr("<br>drawn shifted by %1 (clocks aligned)").arg(formatSignedSpan(-shift));
                 info.label += QStringLiteral(" ⏱");
@@ -497,7 +523,7 @@ void TimelineView::rebuild()
         const auto l = addLane(std::move(s), std::move(info), shift);
         nodeLane.emplace(id, l);
         if (id != core::kNoNode)
-            m_laneOfNode.emplace(name, l);
+            x.laneOfNode.emplace(name, l);
         return l;
     };
     for (core::NodeId id : scope.nodes)
@@ -512,17 +538,19 @@ void TimelineView::rebuild()
     std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> subLane;
     std::set<std::uint32_t> withIndex; // GPU sub-lanes whose label has the NVML index
 
-    m_laneOfEvent.assign(n, -1);
-    m_roleOfEvent.assign(n, MarkRole::Context);
-    m_severityOf.assign(n, 0);
+    x.laneOfEvent.assign(n, -1);
+    x.roleOfEvent.assign(n, MarkRole::Context);
+    x.severityOf.assign(n, 0);
     items.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
+        if (cancel && (i & 0xffff) == 0 && cancel->load())
+            return Index();
         const core::Event& e = v.events[i];
         const MarkRole role = markRoleOf(v, i);
-        m_roleOfEvent[i] = role;
-        m_severityOf[i] = severityClass(e.severity);
+        x.roleOfEvent[i] = role;
+        x.severityOf[i] = severityClass(e.severity);
         if (e.timeNs == INT64_MIN) {
-            ++m_untimed;
+            ++x.untimed;
             continue;
         }
         std::uint32_t lane = 0;
@@ -548,17 +576,17 @@ void TimelineView::rebuild()
                         gpu.empty() ? key : "GPU " + shortBusId(gpu) + (rank >= 0 ? " · r" + std::to_string(rank) : "");
                     LaneInfo info;
                     info.label = qs(s.label);
-                    info.blamed = m_laneInfo[lane].blamed;
-                    info.inAllocation = m_laneInfo[lane].inAllocation;
+                    info.blamed = x.laneInfo[lane].blamed;
+                    info.inAllocation = x.laneInfo[lane].inAllocation;
                     info.tooltip = gpu.empty() ? tr("<b>%1</b> rank %2 (its GPU is not named in the evidence)")
-                                                     .arg(m_laneInfo[lane].label.toHtmlEscaped())
+                                                     .arg(x.laneInfo[lane].label.toHtmlEscaped())
                                                      .arg(e.rank)
                                                : tr("<b>%1</b> GPU %2%3")
-                                                     .arg(m_laneInfo[lane].label.toHtmlEscaped(), qs(gpu),
+                                                     .arg(x.laneInfo[lane].label.toHtmlEscaped(), qs(gpu),
                                                          rank >= 0 ? tr(", rank %1").arg(rank) : QString());
                     it = subLane
                              .emplace(
-                                 std::make_pair(lane, key), addLane(std::move(s), std::move(info), m_laneShift[lane]))
+                                 std::make_pair(lane, key), addLane(std::move(s), std::move(info), x.laneShift[lane]))
                              .first;
                 }
                 lane = it->second;
@@ -568,13 +596,13 @@ void TimelineView::rebuild()
                     std::string label = lanes[lane].label;
                     label.insert(4, *index + " · ");
                     lanes[lane].label = label;
-                    m_laneInfo[lane].label = qs(label);
+                    x.laneInfo[lane].label = qs(label);
                 }
             }
         }
         items.push_back(
-            { e.timeNs - m_laneShift[lane], lane, role, domainId(e.domain), static_cast<std::uint32_t>(i) });
-        m_laneOfEvent[i] = static_cast<std::int32_t>(lane);
+            { e.timeNs - x.laneShift[lane], lane, role, domainId(e.domain), static_cast<std::uint32_t>(i) });
+        x.laneOfEvent[i] = static_cast<std::int32_t>(lane);
     }
 
     // Bounds: the job, its steps and every event, with a little room.
@@ -650,8 +678,9 @@ void TimelineView::rebuild()
     std::int64_t fitLo = INT64_MAX;
     std::int64_t fitHi = INT64_MIN;
     for (const auto& t : v.trail)
-        if (t.event < n && m_laneOfEvent[t.event] >= 0) {
-            const std::int64_t at = shownTime(static_cast<int>(t.event));
+        if (t.event < n && x.laneOfEvent[t.event] >= 0) {
+            const std::int64_t at =
+                v.events[t.event].timeNs - x.laneShift[static_cast<std::size_t>(x.laneOfEvent[t.event])];
             fitLo = std::min(fitLo, at);
             fitHi = std::max(fitHi, at);
         }
@@ -659,33 +688,69 @@ void TimelineView::rebuild()
         fitLo = lo;
         fitHi = hi;
     }
-    m_fitFrom = fitLo;
-    m_fitTo = fitHi;
+    x.fitFrom = fitLo;
+    x.fitTo = fitHi;
 
     // The verdict's links as adjacency lists, and the root candidates it rejected.
-    m_childBegin.assign(n + 1, 0);
+    x.childBegin.assign(n + 1, 0);
     for (std::size_t i = 0; i < n && i < v.causeOf.size(); ++i)
         if (v.causeOf[i] >= 0 && static_cast<std::size_t>(v.causeOf[i]) < n)
-            ++m_childBegin[static_cast<std::size_t>(v.causeOf[i]) + 1];
-    std::partial_sum(m_childBegin.begin(), m_childBegin.end(), m_childBegin.begin());
-    m_children.assign(m_childBegin.back(), 0);
+            ++x.childBegin[static_cast<std::size_t>(v.causeOf[i]) + 1];
+    std::partial_sum(x.childBegin.begin(), x.childBegin.end(), x.childBegin.begin());
+    x.children.assign(x.childBegin.back(), 0);
     {
-        std::vector<std::uint32_t> fill(m_childBegin.begin(), m_childBegin.end() - 1);
+        std::vector<std::uint32_t> fill(x.childBegin.begin(), x.childBegin.end() - 1);
         for (std::size_t i = 0; i < n && i < v.causeOf.size(); ++i)
             if (v.causeOf[i] >= 0 && static_cast<std::size_t>(v.causeOf[i]) < n)
-                m_children[fill[static_cast<std::size_t>(v.causeOf[i])]++] = static_cast<std::uint32_t>(i);
+                x.children[fill[static_cast<std::size_t>(v.causeOf[i])]++] = static_cast<std::uint32_t>(i);
     }
-    m_alternative.assign(n, 0);
+    x.alternative.assign(n, 0);
     for (const auto& a : v.alternatives)
         if (a.event < n)
-            m_alternative[a.event] = 1;
+            x.alternative[a.event] = 1;
 
-    m_geo.setData(std::move(lanes), std::move(items));
-    m_geo.setBounds(lo - pad, hi + pad);
+    x.geo.setData(std::move(lanes), std::move(items));
+    x.geo.setBounds(lo - pad, hi + pad);
     // Blamed nodes open on their GPUs, where the cause is.
-    for (std::uint32_t l = 0; l < m_laneInfo.size(); ++l)
-        if (m_geo.lanes()[l].kind == LaneKind::Node && m_laneInfo[l].blamed)
-            m_geo.setExpanded(l, true);
+    for (std::uint32_t l = 0; l < x.laneInfo.size(); ++l)
+        if (x.geo.lanes()[l].kind == LaneKind::Node && x.laneInfo[l].blamed)
+            x.geo.setExpanded(l, true);
+    return x;
+}
+
+void TimelineView::rebuild()
+{
+    applyIndex(buildIndex(m_result, m_clocksAligned, nullptr));
+}
+
+void TimelineView::applyIndex(Index&& x)
+{
+    m_linkEdgesFor = -2; // a new result: the selection's links are gathered again
+    m_selected = -1;
+    m_cursor = INT64_MIN;
+    m_measureA = m_measureB = INT64_MIN;
+    m_drag = Drag::None;
+    m_laneInfo = std::move(x.laneInfo);
+    m_laneOfEvent = std::move(x.laneOfEvent);
+    m_roleOfEvent = std::move(x.roleOfEvent);
+    m_severityOf = std::move(x.severityOf);
+    m_alternative = std::move(x.alternative);
+    m_childBegin = std::move(x.childBegin);
+    m_children = std::move(x.children);
+    m_untimed = x.untimed;
+    m_laneShift = std::move(x.laneShift);
+    m_laneOfNode = std::move(x.laneOfNode);
+    m_jobLane = x.jobLane;
+    m_hasSkew = x.hasSkew;
+    m_clocksAligned = x.aligned;
+    m_fitFrom = x.fitFrom;
+    m_fitTo = x.fitTo;
+    m_geo = std::move(x.geo);
+    {
+        const QSignalBlocker block(m_alignClocks);
+        m_alignClocks->setEnabled(m_hasSkew);
+        m_alignClocks->setChecked(m_clocksAligned);
+    }
     placeSearchMarks();
 }
 
@@ -887,6 +952,10 @@ void TimelineView::setLaneExpanded(int lane, bool expanded)
 
 void TimelineView::selectEvent(int eventIndex)
 {
+    if (m_indexing) {
+        m_pendingSelect = eventIndex; // selected once the index lands
+        return;
+    }
     if (!m_result.verdict || eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size()) {
         m_selected = -1;
         viewport()->update();
@@ -1288,7 +1357,9 @@ void TimelineView::paintEvent(QPaintEvent*)
     p.fillRect(viewport()->rect(), pal.color(QPalette::Base));
     if (!m_result.verdict) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(viewport()->rect(), Qt::AlignCenter, tr("No analysis loaded"));
+        p.drawText(viewport()->rect(), Qt::AlignCenter,
+            m_indexing ? tr("Indexing %L1 events for the timeline…").arg(static_cast<qulonglong>(m_indexing))
+                       : tr("No analysis loaded"));
         return;
     }
     const QFontMetrics fm(font());

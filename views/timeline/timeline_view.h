@@ -17,7 +17,8 @@
 // (a tick per pixel column at the top of the node's row).
 //
 // Thread affinity: UI thread. Data comes in as an immutable AnalysisResult through setResult(), which indexes the
-// verdict's events once (O(n) for time-sorted events; run it off the UI thread for multi-million-event cases).
+// verdict's events once (O(n) for time-sorted events): at once for a small result, on a worker thread for a large
+// one (the view says "Indexing…" meanwhile, and a newer result cancels it); indexed() is emitted when it is shown.
 // Programmatic calls (selectEvent, setCursor, setRange) update the view without emitting eventSelected, so linked
 // panes do not echo; cursorMoved and rangeChanged are emitted whenever the value changes.
 #pragma once
@@ -31,9 +32,11 @@
 #include <QPointF>
 
 #include <array>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -88,6 +91,11 @@ public:
     /// The pixel columns of `lane`'s row where a search tick is drawn (for tests), in the current range.
     std::vector<int> searchTickColumns(int lane) const;
 
+    /// Results with at least this many events are indexed on a worker thread (the view says so meanwhile).
+    void setAsyncIndexThreshold(std::size_t events) { m_asyncIndexEvents = events; }
+    /// The number of events being indexed in the background (0: none).
+    std::size_t indexingEvents() const { return m_indexing; }
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -114,6 +122,8 @@ Q_SIGNALS:
     void cursorMoved(qint64 ns);
     void rangeChanged(qint64 fromNs, qint64 toNs);
     void clocksAlignedChanged(bool aligned);
+    /// setResult's result is indexed and shown (at once for small results, later for large ones).
+    void indexed();
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -137,6 +147,32 @@ private:
         QString spanText; ///< Job/Step/Window/Gap: the text drawn on the span
         bool failed = false; ///< Job/Step: ended in a failure state
     };
+    /// Everything the view derives from a result once: lanes, their items in the geometry, per-event lookups. Built
+    /// without touching the widget, so a large result is indexed on a worker thread.
+    struct Index
+    {
+        TimelineGeometry geo;
+        std::vector<LaneInfo> laneInfo;
+        std::vector<std::int32_t> laneOfEvent;
+        std::vector<MarkRole> roleOfEvent;
+        std::vector<std::uint8_t> severityOf;
+        std::vector<std::uint8_t> alternative;
+        std::vector<std::uint32_t> childBegin;
+        std::vector<std::uint32_t> children;
+        std::size_t untimed = 0;
+        std::vector<qint64> laneShift;
+        std::map<std::string, std::uint32_t> laneOfNode;
+        std::int32_t jobLane = -1;
+        bool hasSkew = false;
+        bool aligned = false;
+        qint64 fitFrom = 0;
+        qint64 fitTo = 0;
+    };
+    /// Indexes `result` (nothing when `cancel` is set while it runs: an empty index).
+    static Index buildIndex(const AnalysisResult& result, bool aligned, const std::atomic_bool* cancel);
+    void applyIndex(Index&& index);
+    /// Applies the index, fits the view to the verdict's trail and announces it.
+    void showIndexed(Index&& index);
     enum class Drag { None, Pending, RubberBand, Pan };
     /// The links of the selected event (cause chain and what it explains), gathered once per selection.
     std::vector<std::pair<std::size_t, std::size_t>> m_linkEdges;
@@ -189,6 +225,11 @@ private:
     bool m_clocksAligned = false;
     bool m_hasSkew = false;
     QAction* m_alignClocks = nullptr;
+    std::size_t m_asyncIndexEvents = 200000;
+    std::size_t m_indexing = 0;
+    quint64 m_indexGeneration = 0;
+    std::shared_ptr<std::atomic_bool> m_indexCancel;
+    int m_pendingSelect = -1;
     std::vector<TimelineSearchMark> m_searchMarks;
     std::vector<std::vector<qint64>> m_searchByLane; ///< per lane: the shown times of its marks, sorted
     std::size_t m_searchShown = 0;

@@ -272,6 +272,17 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         m_searchPane->setFailed(generation, message);
     });
     connect(m_searchPane, &views::SearchPane::hitActivated, this, &MainWindow::showHit);
+    // The hits the pane lists are marked on the timeline, whatever changed them (a result, a new pattern, a clear).
+    auto markHits = [this] {
+        std::vector<views::TimelineSearchMark> marks;
+        marks.reserve(m_searchPane->model()->hits().size());
+        for (const auto& h : m_searchPane->model()->hits())
+            marks.push_back({ h.timeNs, h.node });
+        m_timeline->setSearchMarks(marks);
+    };
+    connect(m_searchPane->model(), &QAbstractItemModel::modelReset, this, markHits);
+    connect(m_searchPane->model(), &QAbstractItemModel::rowsInserted, this, markHits);
+    connect(m_searchPane->model(), &QAbstractItemModel::rowsRemoved, this, markHits);
     connect(m_selection, &views::WorkbenchSelection::rangeChanged, m_searchPane, &views::SearchPane::setTimeRange);
 
     // One selection, shown by every pane: the trail's row, the timeline's mark and cursor, the evidence line, the
@@ -293,6 +304,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(symptomsDock->toggleViewAction());
     view->addAction(metricsDock->toggleViewAction());
     view->addAction(searchDock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_timeline->alignClocksAction());
     auto* find = menuBar()->addMenu(tr("&Search"));
     find->addAction(tr("&Find in the Evidence…"), this,
             [this] {

@@ -243,6 +243,12 @@ private Q_SLOTS:
         QTest::keyClick(pane->searchBox(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(pane->model()->rowCount() > 0, 30000);
         const auto& hits = pane->model()->hits();
+        // The timeline marks every timed hit on its node's lane.
+        std::size_t timed = 0;
+        for (const auto& h : hits)
+            timed += h.timeNs != INT64_MIN && !h.node.empty() ? 1 : 0;
+        QVERIFY2(timed > 0, "no Xid hit has a time and a node");
+        QCOMPARE(window.timeline()->searchMarksShown(), timed);
         // F3 walks the hits, and each one shows its line in the evidence pane.
         auto* viewer = window.evidencePane()->viewer();
         for (std::size_t i = 0; i < std::min<std::size_t>(hits.size(), 3); ++i) {
@@ -341,7 +347,7 @@ private Q_SLOTS:
         const QString all = lines.join(QLatin1Char('\n'));
         for (const QString& want : QStringList { QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)
                      + QStringLiteral("  Open Bundle Directory…"),
-                 QStringLiteral("Timeline: pan") })
+                 QStringLiteral("Timeline: pan"), QStringLiteral("K  Align Node Clocks by Estimated Skew") })
             QVERIFY2(all.contains(want), qPrintable(QStringLiteral("no '%1' in:\n%2").arg(want, all)));
         window.showShortcuts();
         QVERIFY(window.findChild<views::TextDialog*>(QStringLiteral("shortcutsDialog")));

@@ -3,6 +3,7 @@
 #include "core/analysis/analyzer.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/analysis_fixture.h"
+#include "views/help/help_dialogs.h"
 #include "views/widgets/verdict_view.h"
 
 #include <QLabel>
@@ -12,6 +13,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolButton>
 
 using namespace faultline;
@@ -40,7 +42,13 @@ private Q_SLOTS:
         QVERIFY(text.contains(QLatin1String("infrastructure_failure")));
         QVERIFY(text.contains(QLatin1String("node-02")));
         QVERIFY(view.findChild<QTableView*>()->model()->rowCount() > 5);
-        QVERIFY(view.findChild<QPlainTextEdit*>()->toPlainText().contains(QLatin1String("Xid 149")));
+        // The text report is one click away, not in the way of the trail.
+        QVERIFY(view.findChild<QPlainTextEdit*>()->isHidden());
+        QVERIFY(view.reportText().contains(QLatin1String("Xid 149")));
+        view.findChild<QToolButton*>(QStringLiteral("textReport"))->click();
+        auto* dialog = view.findChild<views::TextDialog*>(QStringLiteral("textReportDialog"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->browser()->toPlainText().contains(QLatin1String("Xid 149")));
         const QPixmap shot = view.grab();
         QVERIFY(!shot.isNull());
         shot.save(QStringLiteral("verdict_view.png"));

@@ -2,6 +2,7 @@
 #include "views/widgets/verdict_view.h"
 
 #include "core/report/verdict_report.h"
+#include "views/help/help_dialogs.h"
 #include "views/models/evidence_trail_model.h"
 
 #include <QFontDatabase>
@@ -13,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -42,6 +44,7 @@ VerdictView::VerdictView(QWidget* parent)
     , m_details(new QLabel(this))
     , m_coverage(new QLabel(this))
     , m_alternatives(new QToolButton(this))
+    , m_reportButton(new QToolButton(this))
     , m_trail(new QTableView(this))
     , m_report(new QPlainTextEdit(this))
     , m_model(new EvidenceTrailModel(this))
@@ -86,9 +89,16 @@ VerdictView::VerdictView(QWidget* parent)
     m_alternatives->setPopupMode(QToolButton::InstantPopup);
     m_alternatives->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_alternatives->setVisible(false);
+    m_reportButton->setObjectName(QStringLiteral("textReport"));
+    m_reportButton->setText(tr("Text Report…"));
+    m_reportButton->setToolTip(tr("The verdict as faultline-cli prints it, to copy into a ticket or a postmortem"));
+    m_reportButton->setEnabled(false);
+    connect(m_reportButton, &QToolButton::clicked, this, &VerdictView::showReport);
+    m_report->setVisible(false);
     auto* strip = new QHBoxLayout;
     strip->addWidget(m_coverage, 1);
     strip->addWidget(m_alternatives);
+    strip->addWidget(m_reportButton);
     layout->addWidget(m_banner);
     layout->addWidget(m_details);
     layout->addLayout(strip);
@@ -177,6 +187,28 @@ void VerdictView::clear(const QString& message)
     m_alternatives->setVisible(false);
     m_model->setResult({});
     m_report->clear();
+    m_report->setVisible(false);
+    m_reportText.clear();
+    m_reportButton->setEnabled(false);
+}
+
+QString VerdictView::reportText() const
+{
+    return m_reportText;
+}
+
+void VerdictView::showReport()
+{
+    if (m_reportText.isEmpty())
+        return;
+    auto* dialog = new TextDialog(tr("Verdict — text report"), QString(), TextDialog::Format::Html, this);
+    dialog->setObjectName(QStringLiteral("textReportDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->browser()->setPlainText(m_reportText);
+    dialog->browser()->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    dialog->browser()->setLineWrapMode(QTextEdit::NoWrap);
+    dialog->resize(1000, 640);
+    dialog->show();
 }
 
 void VerdictView::setBanner(const std::string& outcome, const QString& what, const QString& small)
@@ -199,7 +231,10 @@ void VerdictView::showStored(const StoredVerdictSummary& stored)
                           "show the evidence trail and check that it reproduces…")
                            .arg(QString::number(stored.run), qs(stored.createdAt).toHtmlEscaped(),
                                qs(stored.catalog).toHtmlEscaped()));
-    m_report->setPlainText(qs(stored.text));
+    m_reportText = qs(stored.text);
+    m_report->setPlainText(m_reportText);
+    m_report->setVisible(true); // the trail comes with the re-analysis: until then, the stored text is the verdict
+    m_reportButton->setEnabled(true);
 }
 
 void VerdictView::setResult(const AnalysisResult& result)
@@ -228,7 +263,10 @@ void VerdictView::setResult(const AnalysisResult& result)
     showCoverage(v);
     showAlternatives(v);
     m_trail->resizeColumnsToContents();
-    m_report->setPlainText(qs(core::verdictToText(v, *result.evidence)));
+    m_reportText = qs(core::verdictToText(v, *result.evidence));
+    m_report->clear();
+    m_report->setVisible(false);
+    m_reportButton->setEnabled(true);
 }
 
 } // namespace faultline::views

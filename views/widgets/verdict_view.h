@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The verdict panel: outcome banner, cause, action, blamed and symptom nodes, coverage, and the evidence trail.
-// The full linked workbench (timeline, provenance, charts) comes with the Workbench issue.
+// The verdict panel: outcome banner, cause, action, blamed and symptom nodes, coverage, the ranked alternatives and
+// the evidence trail. The verdict as text (what faultline-cli prints) opens from "Text Report…" for copying into a
+// ticket; while a case's stored verdict is shown (before its re-analysis gives the trail), that text is shown inline.
 #pragma once
 
 #include "views/models/analysis_result.h"
@@ -31,6 +32,10 @@ public:
     /// Makes the trail row of event `eventIndex` current (no signal); false when the trail does not list it.
     bool selectEvent(int eventIndex);
     QTableView* trail() const { return m_trail; }
+    /// The verdict as text, as faultline-cli prints it ("" when none is shown).
+    QString reportText() const;
+    /// Opens the text report in a dialog.
+    void showReport();
 
 Q_SIGNALS:
     /// The user asked to annotate the evidence line of the verdict's event `eventIndex`.
@@ -47,8 +52,10 @@ private:
     QLabel* m_details;
     QLabel* m_coverage; ///< one line per verdict: each source kind's coverage, reasons in the tooltip
     QToolButton* m_alternatives; ///< the ranked alternatives, each with why it lost; picking one selects it
+    QToolButton* m_reportButton;
     QTableView* m_trail;
-    QPlainTextEdit* m_report;
+    QPlainTextEdit* m_report; ///< the stored verdict's text, shown while a case's re-analysis runs
+    QString m_reportText;
     EvidenceTrailModel* m_model;
     bool m_notesEnabled = false;
     bool m_selecting = false; ///< selectEvent is moving the current row: no eventSelected

@@ -361,7 +361,11 @@ void MainWindow::presentEvent(int eventIndex)
         return;
     const auto& where = e.provenance.front();
     m_evidence->parentWidget()->setVisible(true);
-    m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line);
+    // The record's message is what to look at in a long line (a JSON record): its first line, a prefix of it.
+    QString focus = QString::fromStdString(e.excerpt).section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (focus.size() > 48)
+        focus.truncate(48);
+    m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line, focus);
 }
 
 void MainWindow::selectSymptomRowOf(int eventIndex)

@@ -137,6 +137,32 @@ private Q_SLOTS:
         QCOMPARE(pane.viewer()->file(), std::size_t(1));
         QCOMPARE(pane.position(), QStringLiteral("line 2 of 2"));
     }
+
+    void aLongJsonRecordScrollsToItsMessage()
+    {
+        // A journal export line: the message sits after long cursor fields, and its quotes are JSON-escaped.
+        const std::string cursor(400, 'c');
+        const std::string line =
+            "{\"__CURSOR\":\"" + cursor + "\",\"MESSAGE\":\"NVRM: Xid (PCI:0000:c3:00): 149, \\\"Fatal\\\"\"}";
+        views::EvidencePane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.setText(core::inputText(inputOf({ { "journal.jsonl", "{}\n" + line + "\n{}\n" } })));
+        QVERIFY(pane.showLine(
+            QStringLiteral("journal.jsonl"), 2, QStringLiteral("NVRM: Xid (PCI:0000:c3:00): 149, \"Fatal\"")));
+        auto* viewer = pane.viewer();
+        const int expected = static_cast<int>(QString::fromStdString(line).indexOf(QStringLiteral("NVRM")));
+        QCOMPARE(viewer->focusColumn(), expected);
+        QVERIFY2(viewer->horizontalScrollBar()->value() > 0,
+            qPrintable(QStringLiteral("expected the view scrolled right to column %1, got scroll %2")
+                           .arg(expected)
+                           .arg(viewer->horizontalScrollBar()->value())));
+        // A focus the line does not hold leaves the view at the line's start.
+        QVERIFY(pane.showLine(QStringLiteral("journal.jsonl"), 2, QStringLiteral("not in the line")));
+        QCOMPARE(viewer->focusColumn(), -1);
+        QCOMPARE(viewer->horizontalScrollBar()->value(), 0);
+    }
 };
 
 QTEST_MAIN(TstEvidenceViewer)

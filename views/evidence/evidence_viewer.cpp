@@ -60,7 +60,7 @@ void EvidenceViewer::setText(std::shared_ptr<core::EvidenceText> text)
     viewport()->update();
 }
 
-void EvidenceViewer::showLine(std::size_t file, std::uint64_t line)
+void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QString& focus)
 {
     if (!m_text || file >= m_text->fileCount())
         return;
@@ -75,7 +75,34 @@ void EvidenceViewer::showLine(std::size_t file, std::uint64_t line)
     const int visible = std::max(1, viewport()->height() / lineHeight());
     const auto target = line > 0 ? static_cast<qint64>(line) - 1 - visible / 2 : 0;
     verticalScrollBar()->setValue(static_cast<int>(std::clamp<qint64>(target, 0, verticalScrollBar()->maximum())));
-    horizontalScrollBar()->setValue(0);
+    m_focusStart = -1;
+    m_focusLength = 0;
+    int scrollX = 0;
+    if (m_highlight > 0 && !focus.isEmpty()) {
+        const QString text = lineText(m_highlight);
+        // The record's message as it stands in the line: as is, or JSON-escaped inside a JSON record.
+        QString escaped = focus;
+        escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+        for (const QString& candidate : { focus, escaped }) {
+            const auto at = text.indexOf(candidate);
+            if (at >= 0) {
+                m_focusStart = static_cast<int>(at);
+                m_focusLength = static_cast<int>(candidate.size());
+                break;
+            }
+        }
+        if (m_focusStart >= 0) {
+            const QFontMetrics fm = fontMetrics();
+            m_longest = std::max(m_longest, fm.horizontalAdvance(text) + 2 * kMargin);
+            updateScrollBars();
+            // A little of what comes before stays visible, so the reader sees which field holds it.
+            const int x = fm.horizontalAdvance(text.left(m_focusStart));
+            const int room = viewport()->width() - gutterWidth() - 2 * kMargin;
+            if (x + std::min(fm.horizontalAdvance(text.mid(m_focusStart, m_focusLength)), room) > room)
+                scrollX = std::max(0, x - fm.horizontalAdvance(QLatin1Char('x')) * 12);
+        }
+    }
+    horizontalScrollBar()->setValue(scrollX);
     viewport()->update();
     Q_EMIT positionChanged(static_cast<std::uint64_t>(verticalScrollBar()->value()) + 1, m_lines);
 }
@@ -152,6 +179,17 @@ void EvidenceViewer::paintEvent(QPaintEvent*)
         const QString text = lineText(line);
         p.setPen(pal.color(QPalette::Text));
         p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, h));
+        if (line == m_highlight && m_focusStart >= 0) {
+            // The record's message inside the line: underlined in the highlight colour.
+            const QFontMetrics fm = fontMetrics();
+            const int x0 =
+                gutter + kMargin - horizontalScrollBar()->value() + fm.horizontalAdvance(text.left(m_focusStart));
+            const int w = fm.horizontalAdvance(text.mid(m_focusStart, m_focusLength));
+            QColor hl = pal.highlight().color();
+            hl.setAlpha(90);
+            p.fillRect(QRect(x0, y, w, h), hl);
+            p.fillRect(QRect(x0, y + h - 2, w, 2), pal.highlight());
+        }
         p.drawText(gutter + kMargin - horizontalScrollBar()->value(), y + ascent, text);
         p.setClipping(false);
         widest = std::max(widest, fontMetrics().horizontalAdvance(text) + 2 * kMargin);
@@ -229,7 +267,7 @@ void EvidencePane::setText(std::shared_ptr<core::EvidenceText> text)
     updatePosition();
 }
 
-bool EvidencePane::showLine(const QString& path, std::uint64_t line)
+bool EvidencePane::showLine(const QString& path, std::uint64_t line, const QString& focus)
 {
     auto* text = m_viewer->text();
     const auto file = text ? text->find(path.toStdString()) : std::nullopt;
@@ -238,7 +276,7 @@ bool EvidencePane::showLine(const QString& path, std::uint64_t line)
     m_files->setCurrentIndex(static_cast<int>(*file));
     m_viewer->setVisible(true);
     m_empty->setVisible(false);
-    m_viewer->showLine(*file, line);
+    m_viewer->showLine(*file, line, focus);
     updatePosition();
     return true;
 }

@@ -27,7 +27,11 @@ public:
     void setText(std::shared_ptr<core::EvidenceText> text);
     core::EvidenceText* text() const { return m_text.get(); }
     /// Shows `file` (an index of the EvidenceText) with `line` (1-based) centred and highlighted; 0: no highlight.
-    void showLine(std::size_t file, std::uint64_t line);
+    /// `focus`, when the line holds it, is marked and scrolled into view: the message inside a long JSON record
+    /// (also found JSON-escaped).
+    void showLine(std::size_t file, std::uint64_t line, const QString& focus = {});
+    /// Where the focus text lies on the highlighted line, in characters (-1: nowhere).
+    int focusColumn() const { return m_focusStart; }
     std::size_t file() const { return m_file; }
     std::uint64_t highlightedLine() const { return m_highlight; }
     /// The first and last line on screen (1-based; 0 when the file is empty).
@@ -51,6 +55,8 @@ private:
     std::size_t m_file = 0;
     std::uint64_t m_lines = 0;
     std::uint64_t m_highlight = 0;
+    int m_focusStart = -1; ///< the focus text on the highlighted line, in characters
+    int m_focusLength = 0;
     QHash<quint64, QString> m_cache; ///< the lines fetched for the current screen (cleared when it moves far)
     int m_longest = 0; ///< widest line seen, in pixels, for the horizontal scroll bar
 };
@@ -62,8 +68,9 @@ public:
     explicit EvidencePane(QWidget* parent = nullptr);
 
     void setText(std::shared_ptr<core::EvidenceText> text);
-    /// Shows the line of the file with this display path; false when the evidence has no such file.
-    bool showLine(const QString& path, std::uint64_t line);
+    /// Shows the line of the file with this display path (see EvidenceViewer::showLine); false when the evidence
+    /// has no such file.
+    bool showLine(const QString& path, std::uint64_t line, const QString& focus = {});
     EvidenceViewer* viewer() const { return m_viewer; }
     QString position() const;
 

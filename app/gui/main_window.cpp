@@ -138,6 +138,9 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
     statusBar()->addWidget(m_status, 1);
+    m_progress->setObjectName(QStringLiteral("analysisProgress"));
+    m_cancel->setObjectName(QStringLiteral("cancelAnalysis"));
+    m_cancel->setToolTip(tr("Stop the import and analysis; nothing is kept from it"));
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     m_progress->setVisible(false);

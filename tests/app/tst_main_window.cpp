@@ -26,6 +26,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -263,6 +265,32 @@ private Q_SLOTS:
         pane->setPattern(QStringLiteral("Xid ("));
         QTest::keyClick(pane->searchBox(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(pane->status().contains(QLatin1String("invalid")), 30000);
+    }
+
+    void cancellingAnAnalysisLeavesACleanWindow()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(sampleDir());
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelAnalysis"));
+        auto* progress = window.findChild<QProgressBar*>(QStringLiteral("analysisProgress"));
+        QVERIFY(cancel && progress);
+        QVERIFY(!cancel->isHidden() && !progress->isHidden());
+        cancel->click();
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QString status;
+        for (auto* l : window.statusBar()->findChildren<QLabel*>())
+            status += l->text();
+        QVERIFY2(status.contains(QLatin1String("cancel"), Qt::CaseInsensitive),
+            qPrintable(QStringLiteral("expected the status to say the analysis was cancelled, got: ") + status));
+        QVERIFY(cancel->isHidden() && progress->isHidden());
+        // Nothing of the cancelled run is shown or can be saved.
+        QCOMPARE(window.timeline()->timelineGeometry().itemCount(), std::size_t(0));
+        QCOMPARE(window.searchPane()->model()->rowCount(), 0);
+        // And the window still works.
+        window.openBundle(sampleDir());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 30000);
+        QVERIFY(window.timeline()->timelineGeometry().itemCount() > 0);
     }
 
     void anArchiveOpensToItsVerdict()

@@ -46,6 +46,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace faultline::app {
 
 namespace {
@@ -101,6 +103,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     workbench->addWidget(m_timeline);
     workbench->setStretchFactor(0, 1);
     workbench->setStretchFactor(1, 1);
+    m_workbench = workbench;
+    connect(workbench, &QSplitter::splitterMoved, this, [this] { m_workbenchSized = true; });
     m_stack->addWidget(m_start);
     m_stack->addWidget(workbench);
     setCentralWidget(m_stack);
@@ -335,6 +339,17 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
+    m_workbenchSized = m_workbench->restoreState(settings.value(QStringLiteral("window/workbench")).toByteArray());
+}
+
+void MainWindow::fitWorkbench()
+{
+    if (m_workbenchSized)
+        return;
+    const int total = m_workbench->height();
+    const int wanted = m_timeline->preferredHeight();
+    const int timeline = std::clamp(wanted, std::min(220, total / 2), total * 6 / 10);
+    m_workbench->setSizes({ total - timeline, timeline });
 }
 
 void MainWindow::selectEvent(int eventIndex)
@@ -625,6 +640,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    if (m_workbenchSized)
+        settings.setValue(QStringLiteral("window/workbench"), m_workbench->saveState());
     QMainWindow::closeEvent(event);
 }
 
@@ -671,6 +688,8 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_result = result;
     m_evidence->setText(core::inputText(result.input));
     m_timeline->setResult(result);
+    // Once the docks are laid out for this result: the timeline's lanes decide how the two halves share the height.
+    QTimer::singleShot(0, this, &MainWindow::fitWorkbench);
     m_symptomsModel->setResult(result);
     m_metrics->setResult(result);
     m_searchPane->setEvidence(result.evidence.get());

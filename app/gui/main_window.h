@@ -13,6 +13,7 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 
@@ -102,6 +103,9 @@ private:
     void refreshRecent();
     void chooseSaveCase();
     void updateActions();
+    /// Gives the timeline the height its lanes need (up to 60%), the verdict and its trail the rest, until the
+    /// user moves the splitter.
+    void fitWorkbench();
     void showResult(const views::AnalysisResult& result);
     void showFailure(const QString& message);
 
@@ -109,6 +113,8 @@ private:
     QString m_sampleDir;
     AnalysisController* m_controller;
     QStackedWidget* m_stack;
+    QSplitter* m_workbench = nullptr; ///< the verdict view over the timeline
+    bool m_workbenchSized = false; ///< the user moved the splitter (or it was restored): leave it
     views::StartPage* m_start;
     views::VerdictView* m_view;
     views::EvidencePane* m_evidence;

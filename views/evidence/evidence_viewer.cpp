@@ -77,6 +77,7 @@ void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QStrin
     verticalScrollBar()->setValue(static_cast<int>(std::clamp<qint64>(target, 0, verticalScrollBar()->maximum())));
     m_focusStart = -1;
     m_focusLength = 0;
+    m_scrollToFocus = false;
     int scrollX = 0;
     if (m_highlight > 0 && !focus.isEmpty()) {
         const QString text = lineText(m_highlight);
@@ -92,14 +93,10 @@ void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QStrin
             }
         }
         if (m_focusStart >= 0) {
-            const QFontMetrics fm = fontMetrics();
-            m_longest = std::max(m_longest, fm.horizontalAdvance(text) + 2 * kMargin);
+            m_longest = std::max(m_longest, fontMetrics().horizontalAdvance(text) + 2 * kMargin);
             updateScrollBars();
-            // A little of what comes before stays visible, so the reader sees which field holds it.
-            const int x = fm.horizontalAdvance(text.left(m_focusStart));
-            const int room = viewport()->width() - gutterWidth() - 2 * kMargin;
-            if (x + std::min(fm.horizontalAdvance(text.mid(m_focusStart, m_focusLength)), room) > room)
-                scrollX = std::max(0, x - fm.horizontalAdvance(QLatin1Char('x')) * 12);
+            scrollX = focusScroll();
+            m_scrollToFocus = true; // again at the next paint: a dock shown just now has not its final width yet
         }
     }
     horizontalScrollBar()->setValue(scrollX);
@@ -150,8 +147,27 @@ QString EvidenceViewer::lineText(std::uint64_t line)
     return s;
 }
 
+int EvidenceViewer::focusScroll()
+{
+    if (m_highlight == 0 || m_focusStart < 0)
+        return 0;
+    const QString text = lineText(m_highlight);
+    const QFontMetrics fm = fontMetrics();
+    const int x = fm.horizontalAdvance(text.left(m_focusStart));
+    const int room = viewport()->width() - gutterWidth() - 2 * kMargin;
+    // Scrolled only when the focus would not fit; a little of what comes before stays visible, so the reader sees
+    // which field holds it.
+    if (x + std::min(fm.horizontalAdvance(text.mid(m_focusStart, m_focusLength)), room) <= room)
+        return 0;
+    return std::max(0, x - fm.horizontalAdvance(QLatin1Char('x')) * 12);
+}
+
 void EvidenceViewer::paintEvent(QPaintEvent*)
 {
+    if (m_scrollToFocus) {
+        m_scrollToFocus = false;
+        horizontalScrollBar()->setValue(focusScroll()); // this paint already uses the new value
+    }
     QPainter p(viewport());
     const QPalette& pal = palette();
     p.fillRect(viewport()->rect(), pal.base());

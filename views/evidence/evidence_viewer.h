@@ -50,6 +50,8 @@ private:
     int gutterWidth() const;
     void updateScrollBars();
     QString lineText(std::uint64_t line);
+    /// The horizontal scroll that shows the focus on the highlighted line (0 when it fits unscrolled).
+    int focusScroll();
 
     std::shared_ptr<core::EvidenceText> m_text;
     std::size_t m_file = 0;
@@ -57,6 +59,7 @@ private:
     std::uint64_t m_highlight = 0;
     int m_focusStart = -1; ///< the focus text on the highlighted line, in characters
     int m_focusLength = 0;
+    bool m_scrollToFocus = false; ///< bring the focus into view at the next paint, when the viewport has its size
     QHash<quint64, QString> m_cache; ///< the lines fetched for the current screen (cleared when it moves far)
     int m_longest = 0; ///< widest line seen, in pixels, for the horizontal scroll bar
 };

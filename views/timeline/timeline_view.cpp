@@ -331,6 +331,13 @@ TimelineView::~TimelineView()
         m_indexCancel->store(true);
 }
 
+int TimelineView::preferredHeight() const
+{
+    const int scrollBar = horizontalScrollBar()->sizeHint().height();
+    return m_axisHeight + static_cast<int>(std::ceil(m_geo.contentHeight())) + m_footerHeight + scrollBar
+        + 2 * frameWidth() + 4;
+}
+
 QSize TimelineView::sizeHint() const
 {
     return { 1000, 420 };

@@ -96,6 +96,8 @@ public:
     /// The number of events being indexed in the background (0: none).
     std::size_t indexingEvents() const { return m_indexing; }
 
+    /// The height that shows every lane of the current result without scrolling (axis, rows, footer, scroll bar).
+    int preferredHeight() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Runs `faultline-cli analyze INCIDENT --json` on every real incident under tests/data/incidents/ and compares the
+verdict with the cause the public thread established (the incident's expected.yaml, see its README.md).
+
+Each incident is classed right (the verdict's domain is the thread's), wrong (another domain, or a named culprit the
+verdict contradicts) or inconclusive (no cause), and a wrong verdict is confident when its confidence level is "high"
+or its value is >= 0.7. Prints one row per incident and the totals (--markdown: the same as Markdown, for
+tests/bench/README.md). Exits 1 only when some verdict is confidently wrong, naming what was expected and what came
+out; misses and inconclusive verdicts are figures, not failures.
+
+usage: incidents_check.py FAULTLINE_CLI INCIDENTS_DIR [--markdown] [--only SLUG]...
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import yaml
+
+CONFIDENT_VALUE = 0.7
+
+
+def load_expected(path):
+    doc = yaml.safe_load(path.read_text()) or {}
+    for key in ("source", "summary", "domain", "certainty"):
+        if not doc.get(key):
+            raise ValueError(f"{path}: missing '{key}'")
+    culprit = doc.get("culprit") or {}
+    if not isinstance(culprit, dict) or set(culprit) - {"node", "rank", "device"}:
+        raise ValueError(f"{path}: 'culprit' takes only node, rank and device")
+    doc["culprit"] = culprit
+    return doc
+
+
+def pci(text):
+    """'0000:9C:00', 'PCI:0000:9c:00', '00000000:9C:00.0' -> '0000:9c:00' (domain:bus:device, function dropped)."""
+    m = re.search(r"([0-9a-f]{4,8}):([0-9a-f]{2}):([0-9a-f]{2})", str(text).lower())
+    return f"{m.group(1)[-4:]}:{m.group(2)}:{m.group(3)}" if m else str(text).lower()
+
+
+def culprit_check(expected, verdict):
+    """None when the thread names no culprit; else (all named parts match, what the verdict named)."""
+    if not expected:
+        return None
+    cause = verdict.get("cause") or {}
+    got = {"node": cause.get("node"), "rank": cause.get("rank"), "device": cause.get("gpu")}
+    ok = True
+    if "node" in expected:
+        nodes = {str(n).lower() for n in [cause.get("node"), *verdict.get("blamed_nodes", []),
+                                          *verdict.get("origin_nodes", [])] if n}
+        ok &= str(expected["node"]).lower() in nodes
+    if "rank" in expected:
+        ok &= cause.get("rank") is not None and int(cause["rank"]) == int(expected["rank"])
+    if "device" in expected:
+        ok &= cause.get("gpu") is not None and pci(cause["gpu"]) == pci(expected["device"])
+    return ok, {k: v for k, v in got.items() if v is not None}
+
+
+def judge(expected, verdict):
+    conf = verdict.get("confidence", {})
+    confident = conf.get("level") == "high" or float(conf.get("value", 0)) >= CONFIDENT_VALUE
+    inconclusive = verdict.get("outcome") == "inconclusive" or verdict.get("domain") in ("", "unknown", None)
+    domain_right = not inconclusive and verdict.get("domain") == expected["domain"]
+    sub_right = domain_right and bool(expected.get("subdomain")) and verdict.get("subdomain") == expected["subdomain"]
+    culprit = culprit_check(expected["culprit"], verdict)
+    # A named culprit the verdict contradicts is wrong even in the right domain: it drains the wrong node.
+    culprit_wrong = culprit is not None and not culprit[0] and not inconclusive and bool(culprit[1])
+    if inconclusive:
+        klass = "inconclusive"
+    elif domain_right and not culprit_wrong:
+        klass = "right"
+    else:
+        klass = "wrong"
+    return {"class": klass, "confident": confident, "domain_right": domain_right, "subdomain_right": sub_right,
+            "culprit": culprit, "confident_wrong": klass == "wrong" and confident}
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    markdown = "--markdown" in argv
+    only = {argv[i + 1] for i, a in enumerate(argv) if a == "--only" and i + 1 < len(argv)}
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cli, root = args[0], pathlib.Path(args[1])
+    rows, problems = [], []
+    for inc in sorted(p for p in root.iterdir() if (p / "expected.yaml").exists()):
+        if only and inc.name not in only:
+            continue
+        try:
+            exp = load_expected(inc / "expected.yaml")
+        except (ValueError, yaml.YAMLError) as e:
+            problems.append(f"{inc.name}: bad expected.yaml: {e}")
+            continue
+        run = subprocess.run([cli, "analyze", str(inc), "--json"], capture_output=True, timeout=120)
+        if run.returncode != 0:
+            rows.append((inc.name, exp, None, {"class": "inconclusive", "confident": False, "domain_right": False,
+                                                "subdomain_right": False, "culprit": None, "confident_wrong": False},
+                         f"exit {run.returncode}: {run.stderr.decode(errors='replace').strip()[:120]}"))
+            continue
+        verdict = json.loads(run.stdout)
+        rows.append((inc.name, exp, verdict, judge(exp, verdict), ""))
+
+    def got(verdict, note):
+        if verdict is None:
+            return note
+        cause = verdict.get("cause") or {}
+        return (f"{verdict['domain'] or '-'}/{verdict['subdomain'] or '-'} ({verdict['outcome']}, "
+                f"{verdict['confidence']['level']} {verdict['confidence']['value']:.2f}"
+                f"{', ' + cause['type'] if cause.get('type') else ''})")
+
+    def cul(j):
+        if j["culprit"] is None:
+            return "-"
+        return "right" if j["culprit"][0] else ("wrong" if j["culprit"][1] else "missed")
+
+    total = len(rows)
+    named = [r for r in rows if r[3]["culprit"] is not None]
+    figures = {
+        "domain": sum(r[3]["domain_right"] for r in rows),
+        "subdomain": sum(r[3]["subdomain_right"] for r in rows),
+        "culprit": sum(1 for r in named if r[3]["culprit"][0]),
+        "wrong": sum(r[3]["class"] == "wrong" for r in rows),
+        "inconclusive": sum(r[3]["class"] == "inconclusive" for r in rows),
+        "confident_wrong": sum(r[3]["confident_wrong"] for r in rows),
+    }
+
+    def pct(n, d):
+        return f"{n}/{d} ({100.0 * n / d:.0f}%)" if d else "0/0"
+
+    if markdown:
+        print("| Incident | Expected | Faultline said | Class | Culprit |")
+        print("|---|---|---|---|---|")
+        for name, exp, verdict, j, note in rows:
+            cls = j["class"] + (" (confident)" if j["confident_wrong"] else "")
+            print(f"| {name} | {exp['domain']}/{exp.get('subdomain') or '-'} | {got(verdict, note)} | {cls} | {cul(j)} |")
+        print()
+    else:
+        w = max([len(r[0]) for r in rows] + [8])
+        print(f"{'incident':<{w}}  {'expected':<34}  {'class':<12}  {'culprit':<7}  faultline said")
+        for name, exp, verdict, j, note in rows:
+            cls = j["class"] + ("!" if j["confident_wrong"] else "")
+            print(f"{name:<{w}}  {exp['domain'] + '/' + (exp.get('subdomain') or '-'):<34}  {cls:<12}  {cul(j):<7}  "
+                  f"{got(verdict, note)}")
+        print()
+    print(f"incidents: {total}")
+    print(f"domain right: {pct(figures['domain'], total)}")
+    print(f"subdomain right: {pct(figures['subdomain'], total)}")
+    print(f"culprit right where the thread names one: {pct(figures['culprit'], len(named))}")
+    print(f"wrong: {figures['wrong']}, inconclusive: {figures['inconclusive']}")
+    print(f"confident-wrong: {figures['confident_wrong']}")
+    for p in problems:
+        print(p)
+    for name, exp, verdict, j, note in rows:
+        if j["confident_wrong"]:
+            want = f"{exp['domain']}/{exp.get('subdomain') or '-'}"
+            if exp["culprit"]:
+                want += f" culprit {exp['culprit']}"
+            cause = verdict.get("cause") or {}
+            print(f"CONFIDENT-WRONG {name}: expected {want} ({exp['source']}); got {got(verdict, note)}"
+                  f" culprit {j['culprit'][1] if j['culprit'] else {k: cause.get(k) for k in ('node', 'rank', 'gpu')}}")
+    return 1 if figures["confident_wrong"] or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

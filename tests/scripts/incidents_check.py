@@ -78,9 +78,15 @@ def judge(expected, verdict):
 
 
 def main(argv):
-    args = [a for a in argv[1:] if not a.startswith("--")]
-    markdown = "--markdown" in argv
-    only = {argv[i + 1] for i, a in enumerate(argv) if a == "--only" and i + 1 < len(argv)}
+    args, only, markdown, rest = [], set(), False, list(argv[1:])
+    while rest:
+        a = rest.pop(0)
+        if a == "--markdown":
+            markdown = True
+        elif a == "--only" and rest:
+            only.add(rest.pop(0))
+        else:
+            args.append(a)
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2

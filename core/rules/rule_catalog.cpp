@@ -733,7 +733,9 @@ void CatalogReader::buildPrefilters()
         std::vector<std::size_t> idx;
         for (std::size_t i = 0; i < m_catalog->m_extractors.size(); ++i) {
             const auto& src = m_catalog->m_extractors[i].sources;
-            if (src.empty() || std::find(src.begin(), src.end(), kind) != src.end())
+            // Text of no known format (a pasted excerpt, one rank's stderr saved under any name) runs through every
+            // extractor: what it is shows in what matches, not in its name.
+            if (src.empty() || kind == SourceKind::Other || std::find(src.begin(), src.end(), kind) != src.end())
                 idx.push_back(i);
         }
         if (idx.empty())

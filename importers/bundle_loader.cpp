@@ -34,6 +34,9 @@ struct FormatInfo
     void (*parse)(FileParse&, const BundleContext&);
     bool lineOriented; ///< records never span lines: a large file can be parsed in chunks
     bool scoping = false; ///< read first (phase A): it names the workload, its nodes and window
+    /// Records without a time are placed between their timed neighbours. Not for kubectl's text output: there a
+    /// record without a time has a relative age, and its neighbours' times say nothing about it.
+    bool placeUntimed = true;
 };
 
 constexpr std::size_t kChunkBytes = 8u << 20;
@@ -44,6 +47,9 @@ constexpr FormatInfo kFormats[] = {
     { "kueue-workload", SourceKind::Scheduler, parseKueueWorkload, false, true },
     { "k8s-pods-json", SourceKind::Kubernetes, parseK8sPods, false },
     { "k8s-events-json", SourceKind::Kubernetes, parseK8sEvents, false },
+    { "kubectl-events-table", SourceKind::Kubernetes, parseKubectlEventsTable, false, false, false },
+    { "kubectl-describe", SourceKind::Kubernetes, parseKubectlDescribe, false, false, false },
+    { "k8s-component-log", SourceKind::Kubernetes, parseComponentLog, true },
     { "kubectl-logs", SourceKind::AppLog, parseKubectlLogs, true },
     { "cri-log", SourceKind::AppLog, parseCriLog, false },
     { "docker-json", SourceKind::AppLog, parseDockerJson, false },
@@ -214,6 +220,8 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         reason = "content: Kubernetes pod objects (\"kind\": \"Pod\")";
         return "k8s-pods-json";
     }
+    if (const std::string_view k = kubectlTextFormat(head, reason); !k.empty())
+        return std::string(k);
     if (l1.size() > 4 && l1[0] == '<' && l1.find(">1 ") != std::string::npos && l1.find(">1 ") <= 4) {
         reason = "content: <PRI>1 TIMESTAMP HOST APP ... lines (RFC 5424 syslog)";
         return "syslog";
@@ -395,6 +403,25 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         || head.find("[rank") != std::string_view::npos || head.find("torch") != std::string_view::npos) {
         reason = "content: NCCL/PyTorch markers (application log)";
         return "slurm-joblog";
+    }
+    if (lines > 0 && !jobOutput) {
+        // Cluster components' logs (device plugin, GPU operator) as kubectl logs prints them without --timestamps.
+        std::size_t enveloped = 0;
+        std::size_t n = 0;
+        for (std::size_t p = 0; p < head.size() && n < 32; ++n) {
+            const auto nl = head.find('\n', p);
+            if (nl == std::string_view::npos && p > 0)
+                break; // a line cut by the 4 KiB head
+            if (componentLogLine(head.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p)))
+                ++enveloped;
+            if (nl == std::string_view::npos)
+                break;
+            p = nl + 1;
+        }
+        if (enveloped > 0 && enveloped * 2 >= n) {
+            reason = "content: klog, Go log or logrus envelopes (Kubernetes component log)";
+            return "k8s-component-log";
+        }
     }
     if (jobOutput) {
         reason = "name: slurm-<jobid>.out/.err (sbatch's job output)";
@@ -969,7 +996,8 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
         for (std::size_t k = first; k < ev.observations.size(); ++k) {
             auto& o = ev.observations[k];
             if (o.timeNs == INT64_MIN) {
-                pending.push_back(k);
+                if (!formats[i] || formats[i]->placeUntimed)
+                    pending.push_back(k);
                 continue;
             }
             anyZoneless = anyZoneless || o.quality == core::TimeQuality::AssumedZone;

@@ -96,7 +96,8 @@ std::size_t parseMonthDayTime(std::string_view s, bool withYear, int defaultYear
     return p;
 }
 
-/// glog/c10 header time "1102 10:15:06.211734912" (MMDD HH:MM:SS.frac), no year.
+} // namespace
+
 std::size_t parseGlogTime(std::string_view s, int year, CivilTime& t)
 {
     // "MMDD HH:MM:SS.frac" in a fixed-size buffer: no allocation on this per-line path.
@@ -128,8 +129,6 @@ std::size_t parseGlogTime(std::string_view s, int year, CivilTime& t)
     t = tmp;
     return e;
 }
-
-} // namespace
 
 void FileParse::resolve(const CivilTime& t, Observation& o)
 {

@@ -166,6 +166,19 @@ void parseDockerJson(FileParse& fp, const BundleContext& ctx);
 void parseK8sEvents(FileParse& fp, const BundleContext& ctx);
 void parseK8sPods(FileParse& fp, const BundleContext& ctx);
 void parseKueueWorkload(FileParse& fp, const BundleContext& ctx);
+void parseKubectlEventsTable(FileParse& fp, const BundleContext& ctx);
+void parseKubectlDescribe(FileParse& fp, const BundleContext& ctx);
+void parseComponentLog(FileParse& fp, const BundleContext& ctx);
+
+/// kubectl's text output by its first lines: "kubectl-events-table", "kubectl-describe", or "" (sets `reason`).
+std::string_view kubectlTextFormat(std::string_view head, std::string& reason);
+/// True when `line` has the envelope of a Kubernetes component's log: klog ("I1102 10:15:01.123456 1 file.go:12] "),
+/// Go's log package ("2026/11/02 10:15:01 ") or logrus/slog text ('time="..." level=').
+bool componentLogLine(std::string_view line);
+
+/// glog/klog header time "1102 10:15:06.211734912" (MMDD HH:MM:SS.frac) read in `year`. Returns the bytes used, 0
+/// when `s` does not start with one.
+std::size_t parseGlogTime(std::string_view s, int year, core::CivilTime& t);
 
 /// Fills a metric series' name, node (Hostname/node labels, else the scrape instance's IP via the manifest, else the
 /// file's host), GPU index and device from its labels (sorted here).

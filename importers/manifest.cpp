@@ -86,6 +86,8 @@ Manifest readManifestText(const std::string& text, const std::string& displayPat
     try {
         m.bundle = str(doc, "bundle");
         m.cluster = str(doc, "cluster");
+        if (doc["collected_at"].IsDefined())
+            m.collectedAtNs = timeValue(m, doc, "collected_at");
         if (const YAML::Node w = doc["workload"]; isMap(w)) {
             m.scheduler = str(w, "scheduler");
             m.jobId = str(w, "job_id");

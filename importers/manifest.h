@@ -41,6 +41,8 @@ struct Manifest
     int ranksPerNode = 0;
     std::int64_t windowFromNs = INT64_MIN;
     std::int64_t windowToNs = INT64_MIN;
+    /// When the collector ran (collected_at): the reference of the relative ages kubectl prints ("5m").
+    std::int64_t collectedAtNs = INT64_MIN;
     std::map<std::string, HostInfo, std::less<>> hosts; ///< transparent: looked up by string_view per record
     std::map<std::string, FileHint> files; ///< key: path relative to the bundle root
     std::vector<core::Diagnostic> diagnostics;

@@ -266,6 +266,15 @@ private:
     sqlite3* m_db = nullptr;
 };
 
+/// Compares two verdicts given as JSON reports (verdictToJson), as a run diff does, without any case: a regression
+/// compares a case's stored run with a re-analysis this way. nullopt (and errors) when a text is not a verdict.
+std::optional<RunDiff> diffVerdicts(
+    const std::string& fromJson, const std::string& toJson, std::vector<Diagnostic>& errors);
+/// How a verdict given as a JSON report departs from an expectation ("outcome: expected 'a', got 'b'"); empty when
+/// it meets it.
+std::optional<std::vector<std::string>> verdictMisses(
+    const Expectation& e, const std::string& verdictJson, std::vector<Diagnostic>& errors);
+
 /// SHA-256 over every observation's source, line, byte offset, length, time, node and kind: two imports with the
 /// same fingerprint gave the engine the same input.
 std::string evidenceFingerprint(const EvidenceSet& evidence);

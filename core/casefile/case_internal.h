@@ -73,6 +73,12 @@ struct CaseFailure
     throw CaseFailure { makeDiagnostic(Severity::Error, std::move(code), std::move(message), file) };
 }
 
+/// Compares two verdicts' JSON reports (the fields a reader acts on, each symptom, the event count, and the inputs
+/// that changed beside them), with SQLite's JSON functions on `db`. Throws on JSON SQLite cannot read.
+RunDiff diffVerdictJson(sqlite3* db, const std::string& from, const std::string& to);
+/// How a verdict's JSON report departs from the expectation; empty when it meets it.
+std::vector<std::string> expectationMisses(sqlite3* db, const Expectation& e, const std::string& verdictJson);
+
 /// Maps an SQLite failure to a stable code and a message a user can act on.
 Diagnostic sqlDiagnostic(const std::string& file, const SqlFailure& e);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Line-oriented formats: Slurm (sacct -P, daemon logs), kernel (dmesg, syslog/journal text), Fabric Manager,
-// application job logs and plain text. Grammars: ../shared/reference/evidence-formats.md §1, §6, §7.
+// application job logs and plain text.
 #include "importers/file_parse.h"
 
 #include "core/rules/template.h"

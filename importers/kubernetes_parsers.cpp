@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kubernetes and Kueue evidence (../shared/reference/evidence-formats.md §3, §5): container logs as kubectl,
+// Kubernetes and Kueue evidence: container logs as kubectl,
 // the CRI runtime and docker write them, events, pod status and Kueue Workload objects. Objects become one
 // observation per fact, written as "key=value" text the rule catalog matches ("pod ml/x container trainer
 // terminated reason=OOMKilled exitCode=137").

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loki stream labels → the node and rank of the stream's records (evidence-formats.md §2.4). The labels depend on
+// Loki stream labels → the node and rank of the stream's records. The labels depend on
 // the shipping agent's relabel configuration, so several spellings are accepted, most specific first.
 #include "importers/file_parse.h"
 

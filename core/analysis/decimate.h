@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Min/max decimation of a metric series for drawing (../shared/STYLE.md §4.6): a series is reduced to at most two
+// Min/max decimation of a metric series for drawing: a series is reduced to at most two
 // points per pixel column before any chart sees it, so a 10M-sample counter costs a chart what a 2,000-sample one
 // does, and no spike is lost (the minimum and the maximum of every column are kept, in time order).
 //

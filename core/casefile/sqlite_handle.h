@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Thin RAII over SQLite's C API for the case file: a prepared statement that binds and reads typed values and throws
 // SqlFailure on any error. Exceptions stay inside core/casefile: CaseFile's public functions catch them and return
-// located diagnostics (../shared/STYLE.md §4.9).
+// located diagnostics.
 #pragma once
 
 #include <sqlite3.h>

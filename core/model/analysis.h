@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // One analysis: the input, the evidence, the verdict and how they were made. The use cases return it and the views
-// show it (as views::AnalysisResult), so one immutable snapshot crosses from the worker to the UI (../shared/STYLE.md
-// §4.5) without conversion.
+// show it (as views::AnalysisResult), so one immutable snapshot crosses from the worker to the UI
+// without conversion.
 #pragma once
 
 #include "core/model/bundle_input.h"

@@ -10,7 +10,7 @@
 
 namespace faultline::core {
 
-/// The causal role an event can play (NVRx's taxonomy, ../shared/reference/attribution-model.md §2.3).
+/// The causal role an event can play (NVRx's taxonomy).
 enum class Role {
     Root, ///< can initiate a failure (root candidate)
     Cascade, ///< a usual consequence of another failure; searched for an earlier cause

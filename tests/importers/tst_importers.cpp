@@ -491,7 +491,7 @@ private Q_SLOTS:
 
     void lokiNodeLabels_data()
     {
-        // What the shipping agents put on a stream (evidence-formats.md §2.4): Promtail's Kubernetes discovery relabels
+        // What the shipping agents put on a stream: Promtail's Kubernetes discovery relabels
         // __meta_kubernetes_pod_node_name to node_name; other configs use node or nodename, OTel k8s_node_name;
         // host agents add host/hostname, a scrape-style instance carries a port.
         QTest::addColumn<QString>("labels");

@@ -42,7 +42,7 @@ private Q_SLOTS:
         auto catalog = tests::bundledCatalog();
         const LookupTable* xid = catalog->table("xid");
         QVERIFY(xid);
-        // failure-signatures.md §7.1 lists 111 rows (109 catalog codes plus 123 and GPUd's 173).
+        // The XID table has 111 rows: 109 catalog codes plus 123 and GPUd's 173.
         QCOMPARE(xid->rows.size(), std::size_t(111));
         for (const auto& [code, row] : xid->rows) {
             for (const char* col : { "mnemonic", "meaning", "domain", "severity", "role", "action" })

@@ -3,8 +3,8 @@
 # Fails when core/ or importers/ include Qt, views/ or app/, when views/ includes importers/ or app/, or when the
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
-# a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade, ../shared/STYLE.md §4.6),
-# or when the GUI (app/gui) includes the case file instead of calling the use cases (../shared/STYLE.md §4.2). The
+# a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade),
+# or when the GUI (app/gui) includes the case file instead of calling the use cases. The
 # link graph enforces the same; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The metrics strip of the workbench: one small chart per metric name (DCGM NVLink CRC, DCGM Xid, GPU
 // utilisation, ...), one line per series (node / GPU / device), stacked under a shared UTC time axis that follows
-// the timeline's range and cursor. This header is the only way into Qt Charts (../shared/STYLE.md §4.6): no Qt
+// the timeline's range and cursor. This header is the only way into Qt Charts: no Qt
 // Charts type appears here, and nothing outside views/charts/ includes Qt Charts (architecture_check.sh).
 //
 // Every series is reduced in core (core::decimateMinMax) to at most two points per pixel column of the plot on
 // every range change and resize, so a chart never holds more than 2 * plotWidth + 4 points per line, whatever the
 // number of samples. Non-finite samples and scrape gaps longer than three scrape intervals break the line.
 //
-// Linking (the workbench's selection flows, ../shared/reference/workbench-layout.md): connect the timeline's
+// Linking (the workbench's selection flows): connect the timeline's
 // rangeChanged to setRange and its cursorMoved to setCursor; call showSeriesOfEvent when an event is selected.
 // For the two time axes to line up, give setPlotMargins the timeline's plot edges in the pane's coordinates, e.g.
 // with the pane as wide as the timeline and under it:

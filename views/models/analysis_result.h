@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// An immutable analysis snapshot handed from the worker to the views (../shared/STYLE.md §4.5).
+// An immutable analysis snapshot handed from the worker to the views.
 #pragma once
 
 #include "core/model/analysis.h"

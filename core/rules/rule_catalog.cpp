@@ -352,6 +352,7 @@ private:
     FilterRule readFilter(const std::string& rel, const YAML::Node& n);
     Correlator readCorrelator(const std::string& rel, const YAML::Node& n);
     MetricRule readMetricRule(const std::string& rel, const YAML::Node& n);
+    HypothesisRule readHypothesis(const std::string& rel, const YAML::Node& n);
     void checkReferences();
     void buildPrefilters();
 
@@ -426,7 +427,8 @@ void CatalogReader::readCatalogFile(const std::string& rel, const YAML::Node& do
         m_catalog->m_version = reqScalar(doc, "version");
         CatalogSettings& s = m_catalog->m_settings;
         if (const YAML::Node st = doc["settings"]; st.IsDefined()) {
-            checkKeys(st, { "scope_margin", "collective_timeout", "expected_sources", "per_node_sources" });
+            checkKeys(
+                st, { "scope_margin", "collective_timeout", "expected_sources", "per_node_sources", "hypothesis" });
             s.scopeMarginNs = durationValue(st, "scope_margin", 15 * 60 * kNsPerSec);
             s.collectiveTimeoutNs = durationValue(st, "collective_timeout", 600 * kNsPerSec);
             s.expectedSources = scalarList(st, "expected_sources");
@@ -435,6 +437,15 @@ void CatalogReader::readCatalogFile(const std::string& rel, const YAML::Node& do
                 SourceKind kind {};
                 if (!sourceKindFromName(k, kind))
                     fail(st["expected_sources"], "bad-source-kind", "unknown source kind '" + k + "'");
+            }
+            if (const YAML::Node h = st["hypothesis"]; h.IsDefined()) {
+                checkKeys(h, { "min_support", "min_lead", "max_confidence" });
+                s.hypothesis.minSupport = doubleValue(h, "min_support", s.hypothesis.minSupport);
+                s.hypothesis.minLead = doubleValue(h, "min_lead", s.hypothesis.minLead);
+                s.hypothesis.maxConfidence = doubleValue(h, "max_confidence", s.hypothesis.maxConfidence);
+                // A hypothesis is never a confident verdict: "low" ends below 0.5.
+                if (s.hypothesis.maxConfidence < 0 || s.hypothesis.maxConfidence >= 0.5)
+                    fail(h["max_confidence"], "bad-number", "'max_confidence' must be at least 0 and below 0.5");
             }
         }
         if (const YAML::Node oc = doc["outcomes"]; oc.IsDefined()) {
@@ -681,10 +692,72 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
     return m;
 }
 
+HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n, { "id", "description", "domain", "subdomain", "label", "action", "support", "confirm" });
+    HypothesisRule h;
+    h.id = reqScalar(n, "id");
+    h.origin = origin(rel, n);
+    h.description = optScalar(n, "description");
+    h.domain = reqScalar(n, "domain");
+    h.subdomain = optScalar(n, "subdomain");
+    h.label = optScalar(n, "label", h.domain + (h.subdomain.empty() ? "" : "/" + h.subdomain));
+    h.action = optScalar(n, "action");
+    auto weight = [](const YAML::Node& map, const char* key) {
+        const double w = doubleValue(map, key, 0);
+        if (w < 0 || w > 1)
+            fail(map[key], "bad-number", std::string("'") + key + "' must be between 0 and 1");
+        return w;
+    };
+    const YAML::Node support = n["support"];
+    if (!support.IsDefined())
+        fail(n, "not-a-list", "'support' must be a non-empty list of {when, weight, why}");
+    if (!support.IsSequence() || support.size() == 0)
+        fail(support, "not-a-list", "'support' must be a non-empty list of {when, weight, why}");
+    for (const auto& s : support) {
+        checkKeys(s, { "when", "weight", "why" });
+        if (!s["when"].IsDefined())
+            fail(s, "missing-key", "required key 'when' is missing");
+        HypothesisSupport hs;
+        hs.when = selectorValue(s["when"], "when");
+        hs.weight = weight(s, "weight");
+        hs.why = optScalar(s, "why");
+        h.support.push_back(std::move(hs));
+    }
+    if (const YAML::Node confirm = n["confirm"]; confirm.IsDefined()) {
+        if (!confirm.IsSequence())
+            fail(confirm, "not-a-list", "'confirm' must be a list of {source, of, name, what}");
+        for (const auto& c : confirm) {
+            checkKeys(c, { "source", "of", "name", "peer", "what", "silence" });
+            HypothesisConfirm hc;
+            const std::string kind = reqScalar(c, "source");
+            if (!sourceKindFromName(kind, hc.kind))
+                fail(c["source"], "bad-source-kind", "unknown source kind '" + kind + "'");
+            const std::string of = optScalar(c, "of", "job");
+            if (of == "reporter")
+                hc.of = HypothesisConfirm::Of::Reporter;
+            else if (of == "peer")
+                hc.of = HypothesisConfirm::Of::Peer;
+            else if (of == "job")
+                hc.of = HypothesisConfirm::Of::Job;
+            else
+                fail(c["of"], "bad-of", "unknown 'of' '" + of + "' (expected reporter, peer or job)");
+            hc.name = reqScalar(c, "name");
+            hc.peerTemplate = optScalar(c, "peer");
+            if (hc.of == HypothesisConfirm::Of::Peer && hc.peerTemplate.empty())
+                fail(c, "missing-key", "'of: peer' needs 'peer', a template naming the peer (e.g. '{peer}')");
+            hc.what = reqScalar(c, "what");
+            hc.silenceWeight = weight(c, "silence");
+            h.confirm.push_back(std::move(hc));
+        }
+    }
+    return h;
+}
+
 void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
 {
     try {
-        checkKeys(doc, { "pack", "description", "extractors", "filters", "correlators", "metrics" });
+        checkKeys(doc, { "pack", "description", "extractors", "filters", "correlators", "metrics", "hypotheses" });
         (void)reqScalar(doc, "pack");
     } catch (const LoadError& e) {
         addDiag(Severity::Error, rel, e, {});
@@ -698,6 +771,8 @@ void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
         [&](const YAML::Node& n) { m_catalog->m_correlators.push_back(readCorrelator(rel, n)); });
     eachRule(rel, doc["metrics"], "metrics",
         [&](const YAML::Node& n) { m_catalog->m_metricRules.push_back(readMetricRule(rel, n)); });
+    eachRule(rel, doc["hypotheses"], "hypotheses",
+        [&](const YAML::Node& n) { m_catalog->m_hypotheses.push_back(readHypothesis(rel, n)); });
 }
 
 void CatalogReader::checkReferences()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rule catalog: YAML packs of extractors, filters, correlators and metric rules, plus lookup tables
+// The rule catalog: YAML packs of extractors, filters, correlators, metric rules and hypotheses, plus lookup tables
 // (XID catalog, NVLink5 sub-units, SXids, NCCL results), compiled once with RE2.
 //
 // Loading follows Falco's phases: read YAML keeping locations → decode with located diagnostics → compile
@@ -158,6 +158,50 @@ struct LookupTable
     std::map<std::string, std::map<std::string, std::string>> rows;
 };
 
+/// One kind of symptom that supports a hypothesis, and how strongly one such symptom implies it (0..1).
+struct HypothesisSupport
+{
+    EventSelector when;
+    double weight = 0;
+    std::string why; ///< why this symptom points at the hypothesis
+};
+
+/// Evidence that would confirm a hypothesis, were it collected: a source kind, whose (the node that reported the
+/// symptom, its peer, or the job), and what to look for in it.
+struct HypothesisConfirm
+{
+    enum class Of { Reporter, Peer, Job };
+    SourceKind kind = SourceKind::Kernel;
+    Of of = Of::Job;
+    std::string name; ///< "kernel log", "IB port counters"
+    std::string peerTemplate; ///< Of::Peer: names the peer from the symptom's fields, e.g. "{peer}"
+    std::string what; ///< what in that source would confirm it
+    /// How much that source counts against the hypothesis when it is present and shows nothing (0..1).
+    double silenceWeight = 0;
+};
+
+/// A domain/subdomain that the symptoms can point at when the evidence holds no initiating event.
+struct HypothesisRule
+{
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    std::string domain;
+    std::string subdomain;
+    std::string label;
+    std::string action;
+    std::vector<HypothesisSupport> support; ///< most specific first: a symptom counts for its first match only
+    std::vector<HypothesisConfirm> confirm;
+};
+
+/// When a leading hypothesis is named (rules/catalog.yaml settings.hypothesis).
+struct HypothesisSettings
+{
+    double minSupport = 0.5; ///< the leader's support must reach this
+    double minLead = 0.2; ///< and exceed the runner-up's by this much
+    double maxConfidence = 0.45; ///< a hypothesis's confidence never exceeds this (always "low")
+};
+
 struct CatalogSettings
 {
     std::int64_t scopeMarginNs = 0;
@@ -166,6 +210,7 @@ struct CatalogSettings
     std::vector<std::string> perNodeSources; ///< kinds expected once per allocated node
     std::map<std::string, std::string> outcomeByDomain;
     std::map<std::string, std::string> defaultActionByOutcome;
+    HypothesisSettings hypothesis;
 };
 
 struct CatalogLoadResult;
@@ -186,6 +231,7 @@ public:
     const std::vector<FilterRule>& filters() const { return m_filters; }
     const std::vector<Correlator>& correlators() const { return m_correlators; }
     const std::vector<MetricRule>& metricRules() const { return m_metricRules; }
+    const std::vector<HypothesisRule>& hypotheses() const { return m_hypotheses; }
     const LookupTable* table(std::string_view name) const;
     std::size_t ruleCount() const;
 
@@ -210,6 +256,7 @@ private:
     std::vector<FilterRule> m_filters;
     std::vector<Correlator> m_correlators;
     std::vector<MetricRule> m_metricRules;
+    std::vector<HypothesisRule> m_hypotheses;
     std::vector<LookupTable> m_tables;
     std::map<SourceKind, std::vector<std::size_t>> m_byKind;
     std::map<SourceKind, std::unique_ptr<PrefilterSet>> m_sets;

@@ -168,6 +168,82 @@ correlators:
         QVERIFY(!RuleCatalog::load("/nonexistent/rules").ok());
     }
 
+    void hypothesesAreRead()
+    {
+        const std::string pack = std::string(kGoodPack) + R"(hypotheses:
+  - id: hyp.boom
+    domain: infrastructure
+    subdomain: boom-fabric
+    support:
+      - when: {event: test.boom, fields: {what: [gpu]}}
+        weight: 0.6
+        why: a gpu boom
+      - {when: {event: test.*}, weight: 0.2}
+    confirm:
+      - {source: kernel, of: reporter, name: the kernel log, what: the first boom, silence: 0.4}
+      - {source: kernel, of: peer, peer: '{peer}', name: the kernel log, what: the peer's boom}
+      - {source: metrics, name: the counters, what: a rise}
+)";
+        auto l = load({ { "packs/p.yaml", pack },
+            { "catalog.yaml",
+                std::string(kCatalog).substr(0, std::string(kCatalog).size() - 2)
+                    + ", hypothesis: {min_support: 0.4, min_lead: 0.1, max_confidence: 0.3}}\n" } });
+        QVERIFY2(l->result.ok(), l->result.asText().c_str());
+        const auto& hs = l->result.catalog->hypotheses();
+        QCOMPARE(hs.size(), std::size_t(1));
+        QCOMPARE(hs[0].label, std::string("infrastructure/boom-fabric"));
+        QCOMPARE(hs[0].support.size(), std::size_t(2));
+        QCOMPARE(hs[0].support[0].weight, 0.6);
+        QCOMPARE(hs[0].confirm.size(), std::size_t(3));
+        QCOMPARE(hs[0].confirm[0].of, HypothesisConfirm::Of::Reporter);
+        QCOMPARE(hs[0].confirm[0].silenceWeight, 0.4);
+        QCOMPARE(hs[0].confirm[1].peerTemplate, std::string("{peer}"));
+        QCOMPARE(hs[0].confirm[2].of, HypothesisConfirm::Of::Job);
+        QCOMPARE(l->result.catalog->settings().hypothesis.maxConfidence, 0.3);
+        QCOMPARE(l->result.catalog->settings().hypothesis.minSupport, 0.4);
+    }
+
+    void badHypothesesAreReported_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<QString>("code");
+        const char* head = "pack: p\nhypotheses:\n  - id: hyp.x\n    domain: infrastructure\n";
+        QTest::addRow("weight above 1") << QString::fromUtf8(head)
+                + QStringLiteral("    support: [{when: {event: a.b}, weight: 1.5}]\n")
+                                        << QStringLiteral("bad-number");
+        QTest::addRow("no support") << QString::fromUtf8(head) << QStringLiteral("not-a-list");
+        QTest::addRow("unknown source") << QString::fromUtf8(head)
+                + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
+                                 "    confirm: [{source: tea, name: n, what: w}]\n")
+                                        << QStringLiteral("bad-source-kind");
+        QTest::addRow("peer without template") << QString::fromUtf8(head)
+                + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
+                                 "    confirm: [{source: kernel, of: peer, name: n, what: w}]\n")
+                                               << QStringLiteral("missing-key");
+        QTest::addRow("unknown of") << QString::fromUtf8(head)
+                + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
+                                 "    confirm: [{source: kernel, of: moon, name: n, what: w}]\n")
+                                    << QStringLiteral("bad-of");
+    }
+
+    void badHypothesesAreReported()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(QString, code);
+        auto l = load({ { "packs/p.yaml", yaml.toStdString() } });
+        QVERIFY(!l->result.ok());
+        QVERIFY2(find(l->result, code.toStdString()), l->result.asText().c_str());
+    }
+
+    void hypothesisConfidenceStaysLow()
+    {
+        // A catalog cannot make a hypothesis more than a low-confidence verdict.
+        auto l = load({ { "packs/p.yaml", kGoodPack },
+            { "catalog.yaml", "catalog: test\nversion: 0.0.1\nsettings: {hypothesis: {max_confidence: 0.8}}\n" } });
+        QVERIFY(!l->result.ok());
+        QVERIFY(find(l->result, "bad-number"));
+    }
+
     void selectorsAndGlobs()
     {
         QVERIFY(globMatch("nccl.*", "nccl.ib_completion_error"));

@@ -2,6 +2,7 @@
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
 #include "app/usecases/case_history.h"
+#include "app/usecases/regress.h"
 #include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
@@ -20,6 +21,7 @@
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <iostream>
 
@@ -75,6 +77,11 @@ commands:
   rules test [DIR] [--cases DIR]... [--verbose]
       Run every rule's own tests and every verdict case (DIR/cases/*/ and each --cases DIR/*/ holding an
       expected.yaml). DIR defaults to the bundled catalog.
+  rules regress --cases DIR [--rules DIR] [--junit FILE] [--json] [--threads N]
+      Re-analyse every saved case under DIR (*.faultline, recursively) with the catalog (default: the bundled
+      one) and compare each verdict with the case's latest run and its expected verdict. Nothing is written to
+      the cases. Lists every case that changed; exits 1 when an expected verdict breaks or a case cannot be read.
+      --junit FILE also writes a JUnit XML report for CI; --json prints the result as JSON.
 
 options:
   --help       this text
@@ -82,7 +89,7 @@ options:
 
 exit codes:
   0  success (a verdict was printed, whatever its outcome; or all rule tests passed)
-  1  rule tests or verdict cases failed
+  1  rule tests or verdict cases failed; rules regress: an expected verdict broke or a case could not be read
   2  usage error
   3  the rule catalog has errors (printed as file:line:col diagnostics)
   4  the bundle holds no readable evidence
@@ -758,6 +765,88 @@ int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
     return failed == 0 ? kExitOk : kExitTestsFailed;
 }
 
+int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    usecases::RegressRequest req;
+    std::string junit;
+    bool json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& k = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (k == "--cases" && hasValue)
+            req.casesDir = args[++i];
+        else if (k == "--rules" && hasValue)
+            req.rulesDir = args[++i];
+        else if (k == "--junit" && hasValue)
+            junit = args[++i];
+        else if (k == "--json")
+            json = true;
+        else if (k == "--threads" && hasValue)
+            req.threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
+        else
+            return usage("unknown option or missing value: " + k);
+    }
+    if (req.casesDir.empty())
+        return usage("rules regress needs --cases DIR");
+    if (req.rulesDir.empty())
+        req.rulesDir = app::defaultRulesDir(argv0);
+    const auto res = usecases::regressCases(req);
+    if (!res.ok()) {
+        std::cerr << "faultline-cli: " << res.failure.text() << '\n';
+        return static_cast<int>(res.failure.code);
+    }
+    const usecases::Regression& r = *res.value;
+    if (!junit.empty()) {
+        std::ofstream out(junit, std::ios::binary | std::ios::trunc);
+        out << usecases::regressionJunit(r);
+        if (!out.flush()) {
+            std::cerr << "faultline-cli: cannot write the JUnit report " << junit << '\n';
+            return kExitUsage;
+        }
+    }
+    if (json) {
+        std::cout << usecases::regressionJson(r);
+        return r.failed() ? kExitTestsFailed : kExitOk;
+    }
+    std::cout << "rules regress: catalog " << r.catalogName << " " << r.catalogVersion << " ("
+              << r.catalogHash.substr(0, 12) << ") over " << r.cases.size() << " case(s) in " << r.elapsedMs
+              << " ms on " << r.threads << " thread(s)\n";
+    // What needs a look first: broken expectations and unreadable cases, then what changed; unchanged last.
+    const usecases::CaseOutcome order[] = { usecases::CaseOutcome::Broken, usecases::CaseOutcome::Failed,
+        usecases::CaseOutcome::StillFailing, usecases::CaseOutcome::Fixed, usecases::CaseOutcome::Changed,
+        usecases::CaseOutcome::Holds, usecases::CaseOutcome::Unchanged };
+    for (const auto o : order)
+        for (const auto& c : r.cases) {
+            if (c.outcome != o)
+                continue;
+            char name[16];
+            std::snprintf(name, sizeof name, "%-14s", usecases::caseOutcomeName(o));
+            std::cout << "  " << name << c.path;
+            if (o == usecases::CaseOutcome::Failed) {
+                std::cout << ": " << c.error.substr(0, c.error.find('\n')) << '\n';
+                continue;
+            }
+            std::cout << "  (run " << c.run << ": " << c.before;
+            if (!c.diff.same && c.after != c.before)
+                std::cout << " → " << c.after;
+            else if (!c.diff.same)
+                std::cout << "; the cause or its symptoms changed";
+            std::cout << ")\n";
+            for (const auto& m : c.misses)
+                std::cout << "      " << m << '\n';
+            if (o != usecases::CaseOutcome::Holds && o != usecases::CaseOutcome::Unchanged)
+                for (const auto& d : c.diff.changes)
+                    std::cout << "      " << d << '\n';
+        }
+    std::cout << "broken " << r.count(usecases::CaseOutcome::Broken) << ", failed "
+              << r.count(usecases::CaseOutcome::Failed) << ", still failing "
+              << r.count(usecases::CaseOutcome::StillFailing) << ", fixed " << r.count(usecases::CaseOutcome::Fixed)
+              << ", holds " << r.count(usecases::CaseOutcome::Holds) << ", changed "
+              << r.count(usecases::CaseOutcome::Changed) << ", unchanged " << r.count(usecases::CaseOutcome::Unchanged)
+              << '\n';
+    return r.failed() ? kExitTestsFailed : kExitOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -792,6 +881,8 @@ int main(int argc, char** argv)
             return importReportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "rules" && args.size() >= 2 && args[1] == "test")
             return rulesTestCommand({ args.begin() + 2, args.end() }, argv[0]);
+        if (args[0] == "rules" && args.size() >= 2 && args[1] == "regress")
+            return rulesRegressCommand({ args.begin() + 2, args.end() }, argv[0]);
     } catch (const std::exception& e) {
         std::cerr << "faultline-cli: internal error: " << e.what() << '\n';
         return 70;

@@ -233,7 +233,7 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
     Result<Analysis> out;
     task.report(5, "Reading the case");
     std::vector<core::Diagnostic> errors;
-    auto c = core::CaseFile::open(request.casePath, {}, errors);
+    auto c = core::CaseFile::open(request.casePath, { request.readOnly, !request.readOnly }, errors);
     std::optional<core::BundleInput> input;
     if (c)
         input = c->loadInput(errors);
@@ -261,7 +261,10 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
             a.rulesOrigin = "current rules (" + missing.front().message + ")";
     }
     task.report(10, "Loading rules");
-    a.catalog = loadCatalog(rulesDir, a.catalogWarnings, out);
+    if (rulesDir == request.currentRulesDir && request.currentCatalog)
+        a.catalog = request.currentCatalog;
+    else
+        a.catalog = loadCatalog(rulesDir, a.catalogWarnings, out);
     if (!a.catalog)
         return out;
     // A catalog extracted from the case lives in a temporary directory: the run records where it came from.

@@ -116,7 +116,12 @@ struct ReproduceRequest
     std::string casePath;
     Rules rules = Rules::Stored;
     std::string currentRulesDir;
+    /// Rules::Current: the catalog already loaded from currentRulesDir (a regression loads it once for every case);
+    /// null: loaded here.
+    std::shared_ptr<const core::RuleCatalog> currentCatalog;
     unsigned threads = 0;
+    /// Opens the case read-only: a case of an older schema is then refused instead of migrated.
+    bool readOnly = false;
 };
 
 /// Re-imports a case's stored evidence and analyses it with the same job and window as its latest run, and says

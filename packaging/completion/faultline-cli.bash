@@ -6,7 +6,7 @@ _faultline_cli_help_parse()
 {
     [ -n "${_faultline_cli_commands+x}" ] && return
     _faultline_cli_commands=""
-    declare -gA _faultline_cli_options=()
+    declare -gA _faultline_cli_options=() _faultline_cli_subcommands=()
     local line cmd="" in_commands=0 rest
     while IFS= read -r line; do
         case $line in
@@ -14,12 +14,15 @@ _faultline_cli_help_parse()
         [a-z]*:) in_commands=0; continue ;;
         esac
         [ $in_commands -eq 1 ] || continue
-        if [[ $line =~ ^\ \ ([a-z][a-z-]*)(\ (test))?(\ |$) ]]; then
-            # "rules test" is one command in two words; it completes as "rules", then "test".
+        if [[ $line =~ ^\ \ ([a-z][a-z-]*)(\ (test|regress))?(\ |$) ]]; then
+            # "rules test" and "rules regress" are commands in two words: "rules", then the subcommand.
             cmd=${BASH_REMATCH[1]}
-            _faultline_cli_commands+=" $cmd"
+            [[ " $_faultline_cli_commands " == *" $cmd "* ]] || _faultline_cli_commands+=" $cmd"
+            if [ -n "${BASH_REMATCH[3]}" ]; then
+                _faultline_cli_subcommands[$cmd]+=" ${BASH_REMATCH[3]}"
+                cmd="$cmd ${BASH_REMATCH[3]}" # options are per subcommand
+            fi
             rest=${line#  "$cmd"}
-            [ -n "${BASH_REMATCH[3]}" ] && _faultline_cli_options[$cmd]+=" test"
         elif [[ $line =~ ^\ {10}[\[\(-] ]]; then
             rest=$line
         else
@@ -60,9 +63,14 @@ _faultline_cli()
         return
     fi
     local cmd=${words[1]}
+    [ -n "${_faultline_cli_subcommands[$cmd]+x}" ] && [ "$cword" -ge 3 ] && cmd="$cmd ${words[2]}"
     case $prev in
     --rules | --cases)
         _faultline_files -d
+        return
+        ;;
+    --junit)
+        _faultline_files
         return
         ;;
     -o)
@@ -83,11 +91,10 @@ _faultline_cli()
     fi
     case $cmd in
     rules)
-        if [ "$cword" -eq 2 ]; then
-            mapfile -t COMPREPLY < <(compgen -W "test" -- "$cur")
-        else
-            _faultline_files -d
-        fi
+        mapfile -t COMPREPLY < <(compgen -W "${_faultline_cli_subcommands[rules]}" -- "$cur")
+        ;;
+    rules\ *)
+        _faultline_files -d
         ;;
     analyze | import-report)
         _faultline_files

@@ -45,6 +45,8 @@ expect "--threads --timings" _faultline_cli faultline-cli analyze bundle --t
 expect "--max" _faultline_cli faultline-cli grep x.faultline pattern --m
 expect "--read-only --run --runs" _faultline_cli faultline-cli show x.faultline --r
 expect "test" _faultline_cli faultline-cli rules t
+expect "regress" _faultline_cli faultline-cli rules r
+expect "--cases --json --junit --rules --threads" _faultline_cli faultline-cli rules regress --
 expect "--help --version" _faultline_cli faultline-cli --
 expect "--screenshot" _faultline faultline --scr
 [ "$failures" -eq 0 ] && echo "completion_check: ok" && exit 0

@@ -2,6 +2,7 @@
 // Shared test helpers: paths into the source tree, the bundled catalog, temporary catalogs from inline YAML.
 #pragma once
 
+#include "core/model/verdict.h"
 #include "core/rules/rule_catalog.h"
 
 #include <QTemporaryDir>
@@ -33,6 +34,16 @@ inline void writeFiles(const QTemporaryDir& dir, const std::map<std::string, std
         std::filesystem::create_directories(p.parent_path());
         std::ofstream(p, std::ios::binary) << content;
     }
+}
+
+/// The cause's node as a name to compare: "(no cause)" or "(no node)" when there is none, so a test that expects a
+/// node fails with what it got instead of throwing on the "no node" id.
+inline std::string causeNodeName(const core::Verdict& v)
+{
+    if (!v.hasCause || v.cause >= v.events.size())
+        return "(no cause)";
+    const core::NodeId n = v.events[v.cause].node;
+    return n == core::kNoNode ? std::string("(no node)") : v.nodes.name(n);
 }
 
 inline std::string diagCodes(const std::vector<core::Diagnostic>& diags)

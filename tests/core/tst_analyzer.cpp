@@ -104,7 +104,7 @@ private Q_SLOTS:
         QCOMPARE(v.outcome, std::string("infrastructure_failure"));
         QVERIFY(v.hasCause);
         QCOMPARE(v.events[v.cause].type, std::string("gpu.xid"));
-        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(tests::causeNodeName(v), std::string("node-b"));
         QCOMPARE(v.blamedNodes, (std::vector<std::string> { "node-b" }));
         QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
         QCOMPARE(v.symptoms.size(), std::size_t(1));
@@ -144,7 +144,7 @@ private Q_SLOTS:
         b.add(SourceKind::AppLog, "node-c", T0 + 600418 * kNsPerMs, watchdog(17), 17);
         const Verdict v = analyze(b.get(), *tests::bundledCatalog());
         QVERIFY(v.hasCause);
-        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(tests::causeNodeName(v), std::string("node-b"));
         QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
         bool estimated = false;
         for (const auto& k : v.clockSkew)
@@ -181,7 +181,7 @@ private Q_SLOTS:
         QCOMPARE(skew->offsetNs, -behind + 12 * kNsPerMs); // against the median node, node-a
         QVERIFY(skew->basis.find("slurmd launches of step 100.0") != std::string::npos);
         QVERIFY(v.hasCause);
-        QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-b"));
+        QCOMPARE(tests::causeNodeName(v), std::string("node-b"));
         QCOMPARE(v.symptomNodes, (std::vector<std::string> { "node-a", "node-c" }));
     }
 

@@ -977,17 +977,19 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
             if (part.zone != head.zone)
                 src.zone = kZonePerHost;
         }
-        // Inferred times: a record without its own time sits between its timed neighbours.
+        // Inferred times: a record without its own time sits between its timed neighbours, somewhere in
+        // [previous, next] (the precision says how wide). Before the first timed record or after the last one
+        // nothing bounds it, so its time stays missing (it keeps its place in the file) rather than taking a
+        // neighbour's time as if it were known.
         std::int64_t prev = INT64_MIN;
         std::vector<std::size_t> pending;
         auto settle = [&](std::int64_t nextTime) {
             for (std::size_t k : pending) {
                 auto& o = ev.observations[k];
-                if (prev == INT64_MIN && nextTime == INT64_MIN)
+                if (prev == INT64_MIN || nextTime == INT64_MIN)
                     continue;
-                o.timeNs = prev != INT64_MIN ? prev : nextTime;
-                o.precisionNs =
-                    prev != INT64_MIN && nextTime != INT64_MIN ? std::max<std::int64_t>(0, nextTime - prev) : 0;
+                o.timeNs = prev;
+                o.precisionNs = std::max<std::int64_t>(0, nextTime - prev);
                 o.quality = core::TimeQuality::Inferred;
             }
             pending.clear();

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Cause-versus-symptom selection follows NVRx's L0A stage (../shared/reference/attribution-model.md §3.4): pick
-// the earliest supported initiating event of the terminal failure episode; cascades and teardown never become
-// the cause; a later event is a symptom when a correlator links it to an earlier cause within its window.
+// Cause-versus-symptom selection follows the L0A stage of NVIDIA's nvidia-resiliency-ext restart agent: pick the
+// earliest supported initiating event of the terminal failure episode; cascades and teardown never become the
+// cause; a later event is a symptom when a correlator links it to an earlier cause within its window. Without an
+// initiating event, the catalog's hypotheses rank the domains the symptoms point at; a clear leader is named as a
+// low-confidence hypothesis that is not confirmed, never as a cause.
 #include "core/analysis/analyzer.h"
 
 #include "core/rules/extraction.h"
+#include "core/rules/template.h"
 #include "core/time/civil_time.h"
 #include "core/version.h"
 
@@ -13,6 +16,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <system_error>
@@ -133,7 +137,9 @@ bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom
     case Correlator::Nodes::Any:
         return true;
     case Correlator::Nodes::Same:
-        return cause.node != kNoNode && cause.node == symptom.node;
+        // One rank is one process on one node: the same rank is the same node even when no evidence names it.
+        return (cause.node != kNoNode && cause.node == symptom.node)
+            || (cause.node == kNoNode && symptom.node == kNoNode && cause.rank >= 0 && cause.rank == symptom.rank);
     case Correlator::Nodes::SameGpu:
         return cause.node != kNoNode && cause.node == symptom.node
             && (symptom.gpu.empty() || cause.gpu.empty() || symptom.gpu == cause.gpu);
@@ -494,6 +500,7 @@ private:
         const auto p = static_cast<std::size_t>(m_primary);
         const Event& cause = m_events[p];
         m_v.hasCause = true;
+        m_v.evidenceStatus = "established";
         m_v.cause = p;
         m_v.domain = cause.domain;
         m_v.subdomain = cause.subdomain;
@@ -658,13 +665,240 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             if (m_events[i].role != Role::Context)
                 m_v.trail.push_back({ i, std::string("unexplained ") + roleName(m_events[i].role) });
+        m_v.action = m_settings.defaultActionByOutcome.count("inconclusive")
+            ? m_settings.defaultActionByOutcome.at("inconclusive")
+            : "";
+        rankHypotheses();
+        if (m_v.hypotheses.leading) {
+            explainHypothesis();
+            return;
+        }
+        m_v.evidenceStatus = "none";
         m_confidence = 0.5;
         m_v.confidenceNotes.push_back(
             "confidence is about the verdict 'inconclusive': the evidence shows a failure but "
             "not its cause");
-        m_v.action = m_settings.defaultActionByOutcome.count("inconclusive")
-            ? m_settings.defaultActionByOutcome.at("inconclusive")
-            : "";
+    }
+
+    /// Whether the bundle holds a source of `kind` with records for `node` (kNoNode: for any node).
+    bool hasSource(SourceKind kind, NodeId node) const
+    {
+        for (const auto& s : m_evidence.sources)
+            if (s.kind == kind && s.records > 0
+                && (s.status == CoverageStatus::Ok || s.status == CoverageStatus::Truncated)
+                && (node == kNoNode || s.host == node))
+                return true;
+        return false;
+    }
+
+    /// What would confirm hypothesis `h`, supported by events `support`, and whether the bundle already holds it.
+    std::vector<ConfirmingEvidence> confirmingEvidence(
+        const HypothesisRule& h, const std::vector<std::size_t>& support, double& silenceFactor) const
+    {
+        std::vector<ConfirmingEvidence> out;
+        silenceFactor = 1;
+        for (const auto& c : h.confirm) {
+            const std::string kind = sourceKindName(c.kind);
+            std::vector<ConfirmingEvidence> items;
+            auto add = [&](const std::string& node, const std::string& what, bool present) {
+                for (const auto& it : items)
+                    if (it.what == what)
+                        return;
+                items.push_back({ kind, node, what, c.what, present ? "silent" : "missing" });
+            };
+            if (c.of == HypothesisConfirm::Of::Job) {
+                add({}, c.name, hasSource(c.kind, kNoNode));
+            } else if (c.of == HypothesisConfirm::Of::Reporter) {
+                // A rank whose node no record names is only asked about when no supporting record names a node:
+                // it most likely runs on one of those.
+                const bool anyNode = std::any_of(
+                    support.begin(), support.end(), [&](std::size_t i) { return m_events[i].node != kNoNode; });
+                for (std::size_t i : support) {
+                    const Event& e = m_events[i];
+                    if (e.node != kNoNode)
+                        add(m_v.nodes.name(e.node), c.name + " of " + m_v.nodes.name(e.node),
+                            hasSource(c.kind, e.node));
+                    else if (anyNode)
+                        continue;
+                    else if (e.rank >= 0)
+                        add({}, c.name + " of the node that runs rank " + std::to_string(e.rank), false);
+                    else
+                        add({}, c.name + " of the node that reported '" + e.label + "'", false);
+                }
+            } else {
+                // The peer is named by an address or host inside the record; it is present only when every
+                // allocated node's source of this kind is.
+                bool everyNode = !m_v.scope.nodes.empty();
+                for (NodeId n : m_v.scope.nodes)
+                    everyNode = everyNode && hasSource(c.kind, n);
+                for (std::size_t i : support) {
+                    const Event& e = m_events[i];
+                    const std::string peer =
+                        expandTemplate(c.peerTemplate, [&](std::string_view k) { return e.field(k); });
+                    if (!peer.empty())
+                        add({}, c.name + " of the peer " + peer, everyNode);
+                }
+            }
+            // A source that is present and silent counts against the hypothesis once per confirming entry, and
+            // only when every source the entry names is present.
+            const bool allSilent = !items.empty()
+                && std::all_of(items.begin(), items.end(), [](const auto& it) { return it.status == "silent"; });
+            if (allSilent)
+                silenceFactor *= 1 - c.silenceWeight;
+            for (auto& it : items)
+                out.push_back(std::move(it));
+        }
+        return out;
+    }
+
+    /// Without an initiating event, the symptoms' kinds still point somewhere: each catalog hypothesis is
+    /// supported by the symptoms of the terminal episode that its selectors match, every kind of symptom counting
+    /// once (repetition across ranks is fan-out, not more evidence), kinds combined as independent evidence.
+    void rankHypotheses()
+    {
+        const std::size_t n = m_events.size();
+        std::vector<std::pair<HypothesisCandidate, std::vector<ConfirmingEvidence>>> ranked;
+        for (const auto& h : m_catalog.hypotheses()) {
+            HypothesisCandidate c;
+            c.id = h.id;
+            c.domain = h.domain;
+            c.subdomain = h.subdomain;
+            c.label = h.label;
+            std::vector<std::size_t> supportEvents;
+            std::map<std::size_t, HypothesisEvidence> byEntry;
+            std::set<std::string> nodes;
+            std::set<std::int32_t> ranks;
+            for (std::size_t i = 0; i < n; ++i) {
+                const Event& e = m_events[i];
+                if (e.timeNs != INT64_MIN && m_episodeStart != INT64_MIN && e.timeNs + e.precisionNs < m_episodeStart)
+                    continue;
+                for (std::size_t k = 0; k < h.support.size(); ++k) {
+                    if (!h.support[k].when.matches(e))
+                        continue;
+                    HypothesisEvidence& ev = byEntry[k];
+                    if (ev.count++ == 0) {
+                        ev.type = e.type;
+                        ev.label = e.label;
+                        ev.weight = h.support[k].weight;
+                        ev.why = h.support[k].why;
+                    }
+                    ev.events.push_back(i);
+                    supportEvents.push_back(i);
+                    if (e.node != kNoNode)
+                        nodes.insert(m_v.nodes.name(e.node));
+                    if (e.rank >= 0)
+                        ranks.insert(e.rank);
+                    break;
+                }
+            }
+            if (byEntry.empty())
+                continue;
+            double against = 1;
+            for (auto& [k, ev] : byEntry) {
+                against *= 1 - ev.weight;
+                c.evidence.push_back(std::move(ev));
+            }
+            std::stable_sort(c.evidence.begin(), c.evidence.end(),
+                [](const HypothesisEvidence& a, const HypothesisEvidence& b) { return a.weight > b.weight; });
+            double silence = 1;
+            auto confirm = confirmingEvidence(h, supportEvents, silence);
+            c.support = std::round((1 - against) * silence * 100) / 100;
+            c.nodes.assign(nodes.begin(), nodes.end());
+            c.ranks.assign(ranks.begin(), ranks.end());
+            if (c.support > 0)
+                ranked.emplace_back(std::move(c), std::move(confirm));
+        }
+        std::stable_sort(ranked.begin(), ranked.end(),
+            [](const auto& a, const auto& b) { return a.first.support > b.first.support; });
+        Hypotheses& hs = m_v.hypotheses;
+        const HypothesisSettings& cfg = m_settings.hypothesis;
+        auto pct = [](double x) {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "%.2f", x);
+            return std::string(buf);
+        };
+        auto name = [](const HypothesisCandidate& c) {
+            return c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain);
+        };
+        if (ranked.empty()) {
+            hs.basis = "no symptom in the evidence points at a domain";
+            m_v.inconclusiveReasons.push_back(hs.basis);
+            return;
+        }
+        const HypothesisCandidate& top = ranked.front().first;
+        const double next = ranked.size() > 1 ? ranked[1].first.support : 0;
+        if (top.support < cfg.minSupport)
+            hs.basis = "the best-supported hypothesis, " + name(top) + " (support " + pct(top.support)
+                + "), is below the " + pct(cfg.minSupport) + " a leading hypothesis needs";
+        else if (top.support - next < cfg.minLead - 1e-9)
+            hs.basis = name(top) + " (support " + pct(top.support) + ") and " + name(ranked[1].first) + " (" + pct(next)
+                + ") are too close to call: a lead of " + pct(cfg.minLead) + " is needed";
+        else {
+            hs.leading = true;
+            hs.basis = "support " + pct(top.support) + " from " + std::to_string(top.evidence.size())
+                + " kind(s) of symptom"
+                + (ranked.size() > 1 ? "; the next, " + name(ranked[1].first) + ", has " + pct(next)
+                                     : std::string("; no rival"));
+            hs.confirm = ranked.front().second;
+        }
+        for (auto& [c, confirm] : ranked)
+            hs.candidates.push_back(std::move(c));
+    }
+
+    /// The verdict names the leading hypothesis: outcome stays inconclusive, domain/subdomain are the hypothesis's,
+    /// nothing is blamed, and what would confirm it is said.
+    void explainHypothesis()
+    {
+        const HypothesisCandidate& top = m_v.hypotheses.candidates.front();
+        const HypothesisRule* rule = nullptr;
+        for (const auto& h : m_catalog.hypotheses())
+            if (h.id == top.id)
+                rule = &h;
+        m_v.evidenceStatus = "hypothesis";
+        m_v.domain = top.domain;
+        m_v.subdomain = top.subdomain;
+        std::set<std::size_t> supporting;
+        std::size_t symptoms = 0;
+        for (const auto& ev : top.evidence) {
+            supporting.insert(ev.events.begin(), ev.events.end());
+            symptoms += ev.count;
+        }
+        for (auto& t : m_v.trail)
+            if (supporting.count(t.event))
+                t.why = "supports hypothesis " + top.id;
+        std::string where;
+        for (const auto& nn : top.nodes)
+            where += (where.empty() ? "" : ", ") + nn;
+        if (!top.ranks.empty())
+            where += (where.empty() ? "rank " : " rank ") + formatRanks(top.ranks);
+        m_v.summary = "leading hypothesis, not confirmed: " + top.label + " [" + top.domain
+            + (top.subdomain.empty() ? "" : "/" + top.subdomain) + "], from " + std::to_string(symptoms) + " symptom(s)"
+            + (where.empty() ? std::string() : " on " + where);
+        std::string missing;
+        for (const auto& c : m_v.hypotheses.confirm)
+            if (c.status == "missing")
+                missing += (missing.empty() ? "" : "; ") + c.what;
+        m_v.action = "Not confirmed: do not drain or requeue on this alone. "
+            + (missing.empty() ? std::string() : "Collect " + missing + ". ")
+            + (rule && !rule->action.empty() ? rule->action : m_v.action);
+        m_confidence = m_settings.hypothesis.maxConfidence * top.support;
+        m_v.confidenceNotes.push_back("confidence is about the leading hypothesis, which no initiating event "
+                                      "confirms: at most "
+            + std::to_string(static_cast<int>(m_settings.hypothesis.maxConfidence * 100)) + "% times its support ("
+            + m_v.hypotheses.basis + ")");
+    }
+
+    static std::string formatRanks(const std::vector<std::int32_t>& ranks)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < ranks.size();) {
+            std::size_t j = i;
+            while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+                ++j;
+            out += (out.empty() ? "" : ",") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+            i = j + 1;
+        }
+        return out;
     }
 
     /// Missing or broken sources lower the confidence; for an inconclusive verdict they are part of the reason.
@@ -676,16 +910,22 @@ private:
             const bool causeNode = m_v.hasCause && m_events[m_v.cause].node != kNoNode
                 && c.node == m_v.nodes.name(m_events[m_v.cause].node);
             const double cost = causeNode ? 0.2 : c.node.empty() ? 0.1 : 0.05;
-            m_confidence -= cost;
+            // A hypothesis's confidence already rests on what the bundle lacks: missing sources are what would
+            // confirm it, and present ones that stay silent lowered its support.
+            if (!m_v.hypotheses.leading)
+                m_confidence -= cost;
             std::string what = c.kind + (c.node.empty() ? std::string() : " on " + c.node);
             m_v.confidenceNotes.push_back(what + " is " + coverageStatusName(c.status) + ": " + c.reason);
             if (!m_v.hasCause)
                 m_v.inconclusiveReasons.push_back(
                     what + " " + coverageStatusName(c.status) + ": a failure there would be invisible");
         }
-        if (!m_windowTrusted)
+        if (!m_windowTrusted && !m_v.hypotheses.leading)
             m_confidence -= 0.1;
         m_confidence = std::clamp(m_confidence, 0.05, 0.99);
+        // Without an initiating event the verdict is never more than a low-confidence one.
+        if (!m_v.hasCause)
+            m_confidence = std::min(m_confidence, m_settings.hypothesis.maxConfidence);
         m_v.confidence = std::round(m_confidence * 100) / 100;
         m_v.confidenceLevel = m_v.confidence >= 0.8 ? "high" : m_v.confidence >= 0.5 ? "medium" : "low";
     }

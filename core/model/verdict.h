@@ -60,9 +60,56 @@ struct CoverageEntry
     std::vector<std::string> files;
 };
 
+/// One kind of symptom behind a hypothesis: how many events of it, and the weight the catalog gives it.
+struct HypothesisEvidence
+{
+    std::string type;
+    std::string label; ///< label of the first event of the kind
+    std::size_t count = 0;
+    double weight = 0;
+    std::string why;
+    std::vector<std::size_t> events; ///< indices into Verdict::events
+};
+
+/// A domain/subdomain that the symptoms point at, with the support of the symptoms that point there.
+struct HypothesisCandidate
+{
+    std::string id; ///< the catalog's hypothesis rule
+    std::string domain;
+    std::string subdomain;
+    std::string label;
+    double support = 0; ///< 0..1: kinds of symptoms combine as independent evidence, 1 - prod(1 - weight)
+    std::vector<HypothesisEvidence> evidence;
+    std::vector<std::string> nodes; ///< nodes that reported the supporting symptoms
+    std::vector<std::int32_t> ranks; ///< ranks that reported them
+};
+
+/// Evidence that would confirm the leading hypothesis, and whether the bundle holds it.
+struct ConfirmingEvidence
+{
+    std::string kind; ///< source kind
+    std::string node; ///< whose source, "" for job-wide sources
+    std::string what; ///< "the kernel log of node-02": what to collect or read
+    std::string lookFor; ///< what in it would confirm the hypothesis
+    std::string status; ///< missing: not in the bundle | silent: present and shows nothing that confirms it
+};
+
+/// The hypotheses of a verdict without an initiating event. `leading` is true when one candidate leads clearly:
+/// the verdict then names its domain/subdomain with low confidence, as a hypothesis that is not confirmed.
+struct Hypotheses
+{
+    bool leading = false;
+    std::string basis; ///< why a candidate leads, or why none does
+    std::vector<HypothesisCandidate> candidates; ///< best first; candidates[0] is the leader when `leading`
+    std::vector<ConfirmingEvidence> confirm; ///< for the leader
+};
+
 struct Verdict
 {
     std::string outcome; ///< infrastructure_failure | workload_failure | scheduler_action | inconclusive
+    /// established: an initiating event is the cause | hypothesis: no initiating event, the domain is the leading
+    /// hypothesis (outcome inconclusive) | none: nothing points anywhere (outcome inconclusive, domain unknown)
+    std::string evidenceStatus;
     std::string domain;
     std::string subdomain;
     std::string summary;
@@ -82,6 +129,7 @@ struct Verdict
     std::vector<CoverageEntry> coverage;
     std::vector<ClockSkew> clockSkew; ///< estimates only: the evidence keeps its own times
     std::vector<std::string> inconclusiveReasons;
+    Hypotheses hypotheses; ///< only for verdicts without a cause
 
     std::vector<Event> events; ///< every in-scope event, sorted by time
     std::vector<std::int64_t> causeOf; ///< per event: index of the event that explains it, -1 when none

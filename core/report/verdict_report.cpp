@@ -6,6 +6,7 @@
 #include "core/util/json_writer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -72,6 +73,55 @@ void writeStrings(JsonWriter& w, const char* key, const std::vector<std::string>
     w.endArray();
 }
 
+void writeCandidate(JsonWriter& w, const HypothesisCandidate& c)
+{
+    w.beginObject();
+    w.field("id", c.id).field("domain", c.domain).field("subdomain", c.subdomain).field("label", c.label);
+    w.field("support", c.support);
+    writeStrings(w, "nodes", c.nodes);
+    w.key("ranks").beginArray();
+    for (auto r : c.ranks)
+        w.value(r);
+    w.endArray();
+    w.key("evidence").beginArray();
+    for (const auto& e : c.evidence) {
+        w.beginObject();
+        w.field("type", e.type).field("label", e.label).field("count", static_cast<std::uint64_t>(e.count));
+        w.field("weight", e.weight).field("why", e.why);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
+/// null for a verdict with a cause; otherwise the ranked candidates, and what would confirm the leading one.
+void writeHypotheses(JsonWriter& w, const Verdict& v)
+{
+    w.key("hypothesis");
+    if (v.hasCause) {
+        w.null();
+        return;
+    }
+    const Hypotheses& h = v.hypotheses;
+    w.beginObject();
+    w.field("leading", h.leading);
+    w.field("confirmed", false);
+    w.field("basis", h.basis);
+    w.key("candidates").beginArray();
+    for (const auto& c : h.candidates)
+        writeCandidate(w, c);
+    w.endArray();
+    w.key("would_confirm").beginArray();
+    for (const auto& c : h.confirm) {
+        w.beginObject();
+        w.field("kind", c.kind).field("node", c.node).field("what", c.what).field("look_for", c.lookFor);
+        w.field("status", c.status);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
 } // namespace
 
 std::string formatRankList(const std::vector<std::int32_t>& ranks)
@@ -100,7 +150,7 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
 {
     JsonWriter w;
     w.beginObject();
-    w.field("schema", "faultline.verdict/1");
+    w.field("schema", "faultline.verdict/2");
     w.field("bundle", ev.root);
     w.key("engine").beginObject().field("version", v.engineVersion).endObject();
     w.key("catalog").beginObject();
@@ -121,6 +171,7 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
     w.field("origin", v.scope.origin);
     w.endObject();
     w.field("outcome", v.outcome);
+    w.field("evidence_status", v.evidenceStatus);
     w.field("domain", v.domain);
     w.field("subdomain", v.subdomain);
     w.field("summary", v.summary);
@@ -171,6 +222,7 @@ std::string verdictToJson(const Verdict& v, const EvidenceSet& ev)
     }
     w.endArray();
     writeStrings(w, "inconclusive_reasons", v.inconclusiveReasons);
+    writeHypotheses(w, v);
     w.key("clock_skew").beginArray();
     for (const auto& k : v.clockSkew) {
         w.beginObject();
@@ -259,9 +311,51 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
     if (!v.scope.jobId.empty())
         head += " (job " + v.scope.jobId + (v.scope.state.empty() ? "" : " " + v.scope.state) + ")";
     const char* colour = v.outcome == "inconclusive" ? yellow : red;
+    const bool hypothesis = !v.hasCause && v.hypotheses.leading;
+    auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(x * 100))) + "%"; };
     line(std::string(bold) + head + ": " + colour + v.outcome + reset + bold
+        + (hypothesis ? std::string(" — leading hypothesis, not confirmed:") : std::string())
         + (v.subdomain.empty() ? "" : " [" + v.domain + "/" + v.subdomain + "]") + reset + "  confidence "
         + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100)) + "%)");
+    if (hypothesis) {
+        const HypothesisCandidate& h = v.hypotheses.candidates.front();
+        line(std::string(bold) + "hypothesis: " + reset + h.label + "  {" + h.id + "}, support " + pct(h.support)
+            + " — NOT CONFIRMED: no initiating event in the evidence");
+        std::string at = h.nodes.empty() ? std::string() : "node(s) " + [&] {
+            std::string s;
+            for (const auto& n : h.nodes)
+                s += (s.empty() ? "" : ", ") + n;
+            return s;
+        }();
+        if (!h.ranks.empty())
+            at += (at.empty() ? "" : " ") + std::string("rank(s) ") + formatRankList(h.ranks);
+        if (!at.empty())
+            line("  points at: " + at);
+        for (const auto& e : h.evidence)
+            line("  from: " + std::to_string(e.count) + "x " + e.type + " (" + e.label + "), weight " + pct(e.weight)
+                + ": " + e.why);
+        line("  basis: " + v.hypotheses.basis);
+        if (!v.hypotheses.confirm.empty()) {
+            line(std::string(bold) + "would confirm it:" + reset);
+            for (const auto& c : v.hypotheses.confirm)
+                line("  - " + c.what
+                    + (c.status == "missing" ? " (not in the bundle)" : " (in the bundle, shows nothing of it)") + ": "
+                    + c.lookFor);
+        }
+    }
+    if (!v.hasCause && v.hypotheses.candidates.size() > (hypothesis ? 1u : 0u)) {
+        line(std::string(bold) + (hypothesis ? "rival hypotheses:" : "hypotheses (none leads):") + reset);
+        if (!hypothesis)
+            line("  " + v.hypotheses.basis);
+        for (std::size_t i = hypothesis ? 1 : 0; i < v.hypotheses.candidates.size(); ++i) {
+            const HypothesisCandidate& c = v.hypotheses.candidates[i];
+            std::string from;
+            for (const auto& e : c.evidence)
+                from += (from.empty() ? "" : ", ") + e.type + " " + pct(e.weight);
+            line("  - " + c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain) + ": " + c.label + ", support "
+                + pct(c.support) + " (" + from + ")");
+        }
+    }
     if (v.hasCause) {
         const Event& c = v.events[v.cause];
         line(std::string(bold) + "cause: " + reset + c.label + "  {" + c.type + "}");

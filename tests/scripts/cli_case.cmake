@@ -20,7 +20,7 @@ expect_output("incident.faultline: error: .*never overwritten.*\\[case-exists\\]
 expect_exit(0 ${CLI} show ${CASE})
 expect_output("infrastructure_failure.*Xid 149" "show")
 expect_exit(0 ${CLI} show ${CASE} --json)
-expect_output("\"schema\": \"faultline.verdict/1\"" "show --json")
+expect_output("\"schema\": \"faultline.verdict/2\"" "show --json")
 expect_exit(0 ${CLI} show ${CASE} --line nodes/node-02/dmesg.txt:70)
 expect_output("NVRM: Xid \\(PCI:0000:c3:00\\): 149" "show --line")
 

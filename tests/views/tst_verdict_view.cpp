@@ -56,6 +56,22 @@ private Q_SLOTS:
         QCOMPARE(view.findChild<QTableView*>()->model()->rowCount(), 0);
     }
 
+    void showsALeadingHypothesisAsNotConfirmed()
+    {
+        // One rank's stderr with NCCL IB error 12: the banner names the hypothesis, says it is not confirmed, and
+        // the details say what would confirm it.
+        views::VerdictView view;
+        view.setResult(tests::analysedBundle("tests/data/partial/ib-one-rank-stderr"));
+        QString text;
+        for (auto* l : view.findChildren<QLabel*>())
+            text += l->text();
+        QVERIFY2(
+            text.contains(QLatin1String("leading hypothesis:</b> infrastructure/network-fabric")), qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("not confirmed")));
+        QVERIFY(text.contains(QLatin1String("Would confirm it:</b> the kernel log of node-02")));
+        QVERIFY(text.contains(QLatin1String("Rivals:</b> workload/application")));
+    }
+
     void showsCoverageAndAlternatives()
     {
         const auto resultOf = tests::analysedBundle;

@@ -211,22 +211,30 @@ void VerdictView::showReport()
     dialog->show();
 }
 
-void VerdictView::setBanner(const std::string& outcome, const QString& what, const QString& small)
+void VerdictView::setBanner(const std::string& outcome, const QString& what, const QString& small, bool hypothesis)
 {
     const bool inconclusive = outcome == "inconclusive";
-    const QString colour = inconclusive ? QStringLiteral("#8a6d00") : QStringLiteral("#a01818");
+    const QString colour = hypothesis ? QStringLiteral("#b86e00")
+        : inconclusive                ? QStringLiteral("#8a6d00")
+                                      : QStringLiteral("#a01818");
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
-    m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>%3</small>")
-                          .arg(qs(outcome).toHtmlEscaped(), what.toHtmlEscaped(), small.toHtmlEscaped()));
+    if (hypothesis)
+        m_banner->setText(tr("<b>leading hypothesis:</b> %1 &nbsp;— not confirmed &nbsp; <small>%2</small>")
+                              .arg(what.toHtmlEscaped(), small.toHtmlEscaped()));
+    else
+        m_banner->setText(QStringLiteral("<b>%1</b> &nbsp; %2 &nbsp; <small>%3</small>")
+                              .arg(qs(outcome).toHtmlEscaped(), what.toHtmlEscaped(), small.toHtmlEscaped()));
 }
 
 void VerdictView::showStored(const StoredVerdictSummary& stored)
 {
     m_model->setResult({});
+    // An inconclusive verdict that names a domain names its leading hypothesis.
+    const bool hypothesis = stored.outcome == "inconclusive" && !stored.domain.empty() && stored.domain != "unknown";
     setBanner(stored.outcome,
         stored.domain.empty() ? tr("no initiating event in the evidence")
                               : qs(stored.domain + (stored.subdomain.empty() ? "" : "/" + stored.subdomain)),
-        tr("stored run %1 of %2").arg(stored.run).arg(stored.runs));
+        tr("stored run %1 of %2").arg(stored.run).arg(stored.runs), hypothesis);
     m_details->setText(tr("<b>Stored verdict</b> of run %1 (%2, catalog %3). Re-analysing the case's evidence to "
                           "show the evidence trail and check that it reproduces…")
                            .arg(QString::number(stored.run), qs(stored.createdAt).toHtmlEscaped(),
@@ -245,12 +253,31 @@ void VerdictView::setResult(const AnalysisResult& result)
         return;
     }
     const core::Verdict& v = *result.verdict;
-    const QString what = v.hasCause ? qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain))
-                                    : tr("no initiating event in the evidence");
+    const bool hypothesis = !v.hasCause && v.hypotheses.leading;
+    const QString what = v.hasCause || hypothesis ? qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain))
+                                                  : tr("no initiating event in the evidence");
     setBanner(v.outcome, what,
-        tr("confidence %1 (%2%)").arg(qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))));
+        tr("confidence %1 (%2%)").arg(qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))),
+        hypothesis);
     QString html;
-    if (v.hasCause)
+    if (hypothesis) {
+        const core::HypothesisCandidate& h = v.hypotheses.candidates.front();
+        html +=
+            tr("<b>Leading hypothesis, not confirmed:</b> %1 (support %2%; no initiating event in the evidence)<br>")
+                .arg(qs(h.label).toHtmlEscaped(), QString::number(static_cast<int>(h.support * 100)));
+        QStringList confirm;
+        for (const auto& c : v.hypotheses.confirm)
+            if (c.status == "missing")
+                confirm << qs(c.what).toHtmlEscaped();
+        if (!confirm.isEmpty())
+            html += tr("<b>Would confirm it:</b> %1<br>").arg(confirm.join(QStringLiteral("; ")));
+        QStringList rivals;
+        for (std::size_t i = 1; i < v.hypotheses.candidates.size(); ++i)
+            rivals << qs(v.hypotheses.candidates[i].domain + "/" + v.hypotheses.candidates[i].subdomain).toHtmlEscaped()
+                    + QStringLiteral(" %1%").arg(static_cast<int>(v.hypotheses.candidates[i].support * 100));
+        if (!rivals.isEmpty())
+            html += tr("<b>Rivals:</b> %1<br>").arg(rivals.join(QStringLiteral(", ")));
+    } else if (v.hasCause)
         html += tr("<b>Cause:</b> %1<br>").arg(qs(v.summary).toHtmlEscaped());
     else
         html += tr("<b>Cause:</b> none found — %1<br>")

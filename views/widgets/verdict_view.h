@@ -44,7 +44,8 @@ Q_SIGNALS:
     void eventSelected(int eventIndex);
 
 private:
-    void setBanner(const std::string& outcome, const QString& what, const QString& small);
+    /// `hypothesis`: the verdict only names a leading hypothesis (amber, "not confirmed").
+    void setBanner(const std::string& outcome, const QString& what, const QString& small, bool hypothesis = false);
     void showCoverage(const core::Verdict& v);
     void showAlternatives(const core::Verdict& v);
 

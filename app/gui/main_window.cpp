@@ -12,6 +12,7 @@
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
 #include "views/models/symptoms_model.h"
+#include "views/rules/rules_pane.h"
 #include "views/search/search_pane.h"
 #include "views/start/start_page.h"
 #include "views/state/workbench_selection.h"
@@ -56,7 +57,7 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentCases");
 
 /// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
-constexpr int kStateVersion = 4;
+constexpr int kStateVersion = 5;
 
 /// The local files and directories a drop carries.
 QStringList localPaths(const QMimeData* mime)
@@ -90,6 +91,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     , m_selection(new views::WorkbenchSelection(this))
     , m_metrics(new views::MetricsPane(this))
     , m_searchPane(new views::SearchPane(this))
+    , m_rulesPane(new views::RulesPane(this))
     , m_searcher(new SearchController(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
@@ -259,8 +261,16 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     searchDock->setWidget(m_searchPane);
     addDockWidget(Qt::BottomDockWidgetArea, searchDock);
     tabifyDockWidget(symptomsDock, searchDock);
+    auto* rulesDock = new QDockWidget(tr("Rules"), this);
+    rulesDock->setObjectName(QStringLiteral("rulesDock"));
+    rulesDock->setWidget(m_rulesPane);
+    addDockWidget(Qt::BottomDockWidgetArea, rulesDock);
+    tabifyDockWidget(searchDock, rulesDock);
     symptomsDock->raise();
     searchDock->setVisible(false);
+    rulesDock->setVisible(false);
+    // The rule of the selected event is selected in the rules pane; stepping through a rule's events selects them.
+    connect(m_rulesPane, &views::RulesPane::eventRequested, this, &MainWindow::selectEvent);
     connect(m_searchPane, &views::SearchPane::searchRequested, this,
         [this](const QString& pattern, const views::SearchOptions& options) {
             if (!m_result.input || !m_result.evidence)
@@ -311,6 +321,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(symptomsDock->toggleViewAction());
     view->addAction(metricsDock->toggleViewAction());
     view->addAction(searchDock->toggleViewAction());
+    view->addAction(rulesDock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_timeline->alignClocksAction());
     auto* find = menuBar()->addMenu(tr("&Search"));
@@ -364,6 +375,7 @@ void MainWindow::presentEvent(int eventIndex)
         return;
     m_view->selectEvent(eventIndex);
     selectSymptomRowOf(eventIndex);
+    m_rulesPane->selectRuleOfEvent(eventIndex);
     const auto& selected = m_result.verdict->events[static_cast<std::size_t>(eventIndex)];
     if (selected.timeNs != INT64_MIN)
         m_selection->setCursor(selected.timeNs);
@@ -452,6 +464,7 @@ void MainWindow::clearPanes()
     m_metrics->setResult({});
     m_searcher->cancel();
     m_searchPane->setEvidence(nullptr);
+    m_rulesPane->setResult({});
 }
 
 void MainWindow::showStartPage()
@@ -693,6 +706,7 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_symptomsModel->setResult(result);
     m_metrics->setResult(result);
     m_searchPane->setEvidence(result.evidence.get());
+    m_rulesPane->setResult(result);
     alignMetrics();
     m_metrics->setRange(m_timeline->rangeFrom(), m_timeline->rangeTo());
     m_metrics->parentWidget()->setVisible(!result.evidence->metrics.empty());

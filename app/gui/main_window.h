@@ -21,6 +21,7 @@ namespace faultline::views {
 class CaseView;
 class EvidencePane;
 class MetricsPane;
+class RulesPane;
 class SearchPane;
 class StartPage;
 class SymptomsModel;
@@ -60,6 +61,7 @@ public:
     views::WorkbenchSelection* selection() const { return m_selection; }
     views::MetricsPane* metrics() const { return m_metrics; }
     views::SearchPane* searchPane() const { return m_searchPane; }
+    views::RulesPane* rulesPane() const { return m_rulesPane; }
     /// Shows a search hit: its line in the evidence pane, the cursor at its time.
     void showHit(const QString& path, quint64 line, qint64 timeNs);
     /// F3 / Shift+F3: the next or previous search hit (wrapping).
@@ -123,6 +125,7 @@ private:
     views::MetricsPane* m_metrics;
     std::pair<int, int> m_metricsMargins; ///< the pane's own plot margins, used when it cannot align with the timeline
     views::SearchPane* m_searchPane;
+    views::RulesPane* m_rulesPane;
     SearchController* m_searcher;
     QTableView* m_symptoms = nullptr;
     views::SymptomsModel* m_symptomsModel = nullptr;

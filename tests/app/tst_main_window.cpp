@@ -8,8 +8,10 @@
 #include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/help/help_dialogs.h"
+#include "views/models/rules_model.h"
 #include "views/models/search_results_model.h"
 #include "views/models/symptoms_model.h"
+#include "views/rules/rules_pane.h"
 #include "views/search/search_pane.h"
 #include "views/start/start_page.h"
 #include "views/state/workbench_selection.h"
@@ -265,6 +267,31 @@ private Q_SLOTS:
         pane->setPattern(QStringLiteral("Xid ("));
         QTest::keyClick(pane->searchBox(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(pane->status().contains(QLatin1String("invalid")), 30000);
+    }
+
+    void theRulesPaneFollowsTheSelection()
+    {
+        app::MainWindow window(rulesDir(), sampleDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(sampleDir());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        auto* rules = window.rulesPane();
+        QVERIFY(rules->model()->rowCount() > 50);
+        // The cause is selected on arrival: its rule is current in the rules pane.
+        const int cause = window.timeline()->selectedEvent();
+        QVERIFY2(cause >= 0, "no event is selected after the analysis");
+        QCOMPARE(rules->currentRule().toStdString(),
+            rules->model()->index(rules->model()->rowOfEvent(cause), 0).data().toString().toStdString());
+        QVERIFY(!rules->currentRule().isEmpty());
+        // Stepping through a rule's events from the pane selects them everywhere.
+        const int busy = rules->model()->rowOfRule(QStringLiteral("pytorch.watchdog-exception"));
+        QVERIFY(busy >= 0);
+        rules->selectRule(QStringLiteral("pytorch.watchdog-exception"));
+        QTest::keyClick(rules->view(), Qt::Key_Return);
+        const auto events = rules->model()->index(busy, 0).data(views::RulesModel::EventsRole).value<QList<int>>();
+        QVERIFY(!events.isEmpty());
+        QCOMPARE(window.timeline()->selectedEvent(), events.front());
+        QCOMPARE(rules->currentRule(), QStringLiteral("pytorch.watchdog-exception"));
     }
 
     void cancellingAnAnalysisLeavesACleanWindow()

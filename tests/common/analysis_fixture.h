@@ -19,6 +19,7 @@ inline views::AnalysisResult analysedBundle(const std::string& rel)
     auto evidence = std::make_shared<core::EvidenceSet>(importers::loadBundle({ sourcePath(rel) }));
     r.verdict = std::make_shared<core::Verdict>(core::analyze(*evidence, *bundledCatalog()));
     r.evidence = std::move(evidence);
+    r.catalog = bundledCatalog();
     return r;
 }
 

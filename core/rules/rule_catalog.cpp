@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Catalog loading in phases (../shared/STYLE.md §4.8): every problem becomes a located Diagnostic; one bad rule
+// Catalog loading in phases: every problem becomes a located Diagnostic; one bad rule
 // does not hide the errors of the others.
 #include "core/rules/rule_catalog.h"
 

@@ -4,8 +4,9 @@
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
 # a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade),
-# or when the GUI (app/gui) includes the case file instead of calling the use cases. The
-# link graph enforces the same; this names the offending line.
+# or when the GUI (app/gui) includes the case file instead of calling the use cases, or when a comment or document
+# points at notes outside the repository. The link graph enforces the module rules too; this names the offending
+# line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
 cd "$root" || exit 2
@@ -39,6 +40,13 @@ fi
 # The front ends call the use cases instead of re-implementing them: neither imports or analyses a bundle itself.
 if grep -nE 'importers::(collectBundle|importBundle|loadBundle)|core::analyze\(' app/gui/*.cpp; then
   echo "architecture_check: the GUI imports or analyses directly; call app/usecases instead"
+  exit 1
+fi
+# Comments and docs state facts themselves: nothing points at notes outside the repository.
+notes='\.\./shared/|(evidence-formats|failure-signatures|attribution-model|workbench-layout|workbench-anchors)\.md'
+if grep -rnIE "$notes" app core importers views rules packaging resources README.md CMakeLists.txt .clang-format \
+  tests --exclude=architecture_check.sh --exclude-dir=incidents --exclude-dir=out; then
+  echo "architecture_check: the lines above point at files outside the repository; say what they mean instead"
   exit 1
 fi
 echo "architecture_check: ok"

@@ -238,12 +238,21 @@ public:
             if (!raw.nodeHint.empty())
                 e.node = m_v.nodes.intern(raw.nodeHint);
             const Source& src = m_evidence.sources[e.provenance.front().source];
-            if (e.rank >= 0 && m_v.scope.ranksPerNode > 0 && src.host == kNoNode) {
-                const auto idx = static_cast<std::size_t>(e.rank / m_v.scope.ranksPerNode);
-                if (idx < m_v.scope.nodes.size() && raw.nodeHint.empty())
-                    e.node = m_v.scope.nodes[idx];
+            if (e.rank >= 0 && e.node == kNoNode && src.host == kNoNode) {
+                // A rank without a node: the node the evidence says it ran on (NCCL init lines, pod names), else the
+                // allocation's block layout (ranks_per_node consecutive ranks per node). A node the record itself
+                // names is never replaced by that guess.
+                const auto it = std::lower_bound(m_evidence.ranks.begin(), m_evidence.ranks.end(), e.rank,
+                    [](const RankIdentity& r, std::int32_t rank) { return r.rank < rank; });
+                if (it != m_evidence.ranks.end() && it->rank == e.rank && it->node != kNoNode)
+                    e.node = it->node;
+                else if (m_v.scope.ranksPerNode > 0) {
+                    const auto idx = static_cast<std::size_t>(e.rank / m_v.scope.ranksPerNode);
+                    if (idx < m_v.scope.nodes.size())
+                        e.node = m_v.scope.nodes[idx];
+                }
             }
-            // A GPU named by the kernel is a rank's GPU when an NCCL init line says so (the silent rank of §9.5).
+            // A GPU named by the kernel is a rank's GPU when an NCCL init line says so (the silent rank).
             if (e.rank < 0 && !e.gpu.empty())
                 e.rank = m_evidence.rankOnGpu(e.node, e.gpu);
             m_events.push_back(std::move(e));

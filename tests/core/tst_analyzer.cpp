@@ -93,6 +93,45 @@ class TstAnalyzer : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void aRankTakesItsNodeFromTheEvidenceNotFromTheLayout()
+    {
+        // Two nodes with eight ranks each. The evidence places rank 13 on node-a (say, its NCCL init line), so its
+        // CUDA OOM, a record that names no node, is node-a's and not node-b's as the block layout would guess; a
+        // record that names its node (rank 2 on node-b) keeps that node.
+        Builder b;
+        b.scope({ "node-a", "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::AppLog, "", T0,
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 5 has a total capacity of "
+            "79.10 GiB of which 1.2 GiB is free.",
+            13);
+        b.add(SourceKind::AppLog, "node-b", T0 + 600 * kNsPerSec, watchdog(2), 2);
+        EvidenceSet& ev = b.get();
+        ev.scope.ranksPerNode = 8;
+        for (auto& o : ev.observations)
+            if (o.rank == 13)
+                o.node = kNoNode;
+        RankIdentity r13;
+        r13.rank = 13;
+        r13.node = ev.nodes.find("node-a");
+        ev.ranks.push_back(r13);
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        bool sawOom = false;
+        bool sawWatchdog = false;
+        for (const auto& e : v.events) {
+            const std::string node = e.node == kNoNode ? std::string("(no node)") : v.nodes.name(e.node);
+            if (e.type == "cuda.oom") {
+                sawOom = true;
+                QCOMPARE(node, std::string("node-a"));
+            }
+            if (e.rank == 2) {
+                sawWatchdog = true;
+                QCOMPARE(node, std::string("node-b"));
+            }
+        }
+        QVERIFY2(sawOom, "no cuda.oom event");
+        QVERIFY2(sawWatchdog, "no event of rank 2");
+    }
+
     void causeOnOneNodeSymptomsOnOthers()
     {
         Builder b;

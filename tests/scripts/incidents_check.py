@@ -61,7 +61,11 @@ def culprit_check(expected, verdict):
 def judge(expected, verdict):
     conf = verdict.get("confidence", {})
     confident = conf.get("level") == "high" or float(conf.get("value", 0)) >= CONFIDENT_VALUE
-    inconclusive = verdict.get("outcome") == "inconclusive" or verdict.get("domain") in ("", "unknown", None)
+    # A leading hypothesis (no initiating event, the symptoms point at a domain) names a domain at low confidence:
+    # it counts for the domain figure, as a hypothesis.
+    hypothesis = verdict.get("evidence_status") == "hypothesis"
+    inconclusive = not hypothesis and (
+        verdict.get("outcome") == "inconclusive" or verdict.get("domain") in ("", "unknown", None))
     domain_right = not inconclusive and verdict.get("domain") == expected["domain"]
     sub_right = domain_right and bool(expected.get("subdomain")) and verdict.get("subdomain") == expected["subdomain"]
     culprit = culprit_check(expected["culprit"], verdict)
@@ -74,7 +78,7 @@ def judge(expected, verdict):
     else:
         klass = "wrong"
     return {"class": klass, "confident": confident, "domain_right": domain_right, "subdomain_right": sub_right,
-            "culprit": culprit, "confident_wrong": klass == "wrong" and confident}
+            "culprit": culprit, "confident_wrong": klass == "wrong" and confident, "hypothesis": hypothesis}
 
 
 def main(argv):
@@ -126,6 +130,7 @@ def main(argv):
     named = [r for r in rows if r[3]["culprit"] is not None]
     figures = {
         "domain": sum(r[3]["domain_right"] for r in rows),
+        "hypothesis": sum(r[3]["domain_right"] and r[3].get("hypothesis", False) for r in rows),
         "subdomain": sum(r[3]["subdomain_right"] for r in rows),
         "culprit": sum(1 for r in named if r[3]["culprit"][0]),
         "wrong": sum(r[3]["class"] == "wrong" for r in rows),
@@ -140,19 +145,20 @@ def main(argv):
         print("| Incident | Expected | Faultline said | Class | Culprit |")
         print("|---|---|---|---|---|")
         for name, exp, verdict, j, note in rows:
-            cls = j["class"] + (" (confident)" if j["confident_wrong"] else "")
+            cls = j["class"] + (" (hypothesis)" if j.get("hypothesis") else "") + (
+                " (confident)" if j["confident_wrong"] else "")
             print(f"| {name} | {exp['domain']}/{exp.get('subdomain') or '-'} | {got(verdict, note)} | {cls} | {cul(j)} |")
         print()
     else:
         w = max([len(r[0]) for r in rows] + [8])
         print(f"{'incident':<{w}}  {'expected':<34}  {'class':<12}  {'culprit':<7}  faultline said")
         for name, exp, verdict, j, note in rows:
-            cls = j["class"] + ("!" if j["confident_wrong"] else "")
+            cls = j["class"] + ("?" if j.get("hypothesis") else "") + ("!" if j["confident_wrong"] else "")
             print(f"{name:<{w}}  {exp['domain'] + '/' + (exp.get('subdomain') or '-'):<34}  {cls:<12}  {cul(j):<7}  "
                   f"{got(verdict, note)}")
         print()
     print(f"incidents: {total}")
-    print(f"domain right: {pct(figures['domain'], total)}")
+    print(f"domain right: {pct(figures['domain'], total)}, {figures['hypothesis']} of them as a leading hypothesis")
     print(f"subdomain right: {pct(figures['subdomain'], total)}")
     print(f"culprit right where the thread names one: {pct(figures['culprit'], len(named))}")
     print(f"wrong: {figures['wrong']}, inconclusive: {figures['inconclusive']}")

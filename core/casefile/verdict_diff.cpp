@@ -20,15 +20,17 @@ struct VerdictSide
     std::map<std::string, std::string> symptoms;
 };
 
-constexpr const char* kVerdictFields[] = { "outcome", "domain", "subdomain", "cause type", "cause", "cause node",
-    "cause time", "cause evidence", "blamed nodes", "symptom nodes", "confidence", "inconclusive reasons" };
+constexpr const char* kVerdictFields[] = { "outcome", "evidence status", "domain", "subdomain", "cause type", "cause",
+    "cause node", "cause time", "cause evidence", "blamed nodes", "symptom nodes", "confidence",
+    "inconclusive reasons" };
 constexpr const char* kInputFields[] = { "catalog version", "catalog hash", "engine version" };
 
 VerdictSide readSide(sqlite3* db, const std::string& json)
 {
     VerdictSide s;
     Stmt st(db,
-        "SELECT json_extract(?1, '$.outcome'), json_extract(?1, '$.domain'), json_extract(?1, '$.subdomain'), "
+        "SELECT json_extract(?1, '$.outcome'), json_extract(?1, '$.evidence_status'), json_extract(?1, '$.domain'), "
+        "json_extract(?1, '$.subdomain'), "
         "json_extract(?1, '$.cause.type'), json_extract(?1, '$.cause.label'), json_extract(?1, '$.cause.node'), "
         "json_extract(?1, '$.cause.time'), "
         "json_extract(?1, '$.cause.provenance[0].file') || ':' || json_extract(?1, '$.cause.provenance[0].line'), "
@@ -65,11 +67,15 @@ RunDiff casefile::diffVerdictJson(sqlite3* db, const std::string& from, const st
     const VerdictSide a = readSide(db, from);
     const VerdictSide b = readSide(db, to);
     RunDiff d;
-    for (const char* f : kVerdictFields)
+    for (const char* f : kVerdictFields) {
+        // Verdicts written before schema 2 have no evidence status; the other fields say the same for them.
+        if (std::string_view(f) == "evidence status" && (a.fields.at(f) == "(none)" || b.fields.at(f) == "(none)"))
+            continue;
         if (a.fields.at(f) != b.fields.at(f)) {
             d.same = false;
             d.changes.push_back(std::string(f) + ": " + a.fields.at(f) + " → " + b.fields.at(f));
         }
+    }
     std::set<std::string> types;
     for (const auto& [t, _] : a.symptoms)
         types.insert(t);

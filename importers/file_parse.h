@@ -170,6 +170,10 @@ void parseKubectlEventsTable(FileParse& fp, const BundleContext& ctx);
 void parseKubectlDescribe(FileParse& fp, const BundleContext& ctx);
 void parseComponentLog(FileParse& fp, const BundleContext& ctx);
 
+/// Quotes a free-text value for the "key=value" text of a Kubernetes record (the JSON and the kubectl text readers
+/// write the same text, so one rule matches both): '"' becomes '\"' and a newline the two characters "\n".
+std::string quoteRecordValue(std::string_view s);
+
 /// kubectl's text output by its first lines: "kubectl-events-table", "kubectl-describe", or "" (sets `reason`).
 std::string_view kubectlTextFormat(std::string_view head, std::string& reason);
 /// True when `line` has the envelope of a Kubernetes component's log: klog ("I1102 10:15:01.123456 1 file.go:12] "),

@@ -54,21 +54,6 @@ bool startsWith(std::string_view s, std::string_view p)
     return s.substr(0, p.size()) == p;
 }
 
-/// Quotes a free-text value for the "key=value" record text (as the JSON Kubernetes importers do).
-std::string quoted(std::string_view s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '\n')
-            out += "\\n";
-        else if (c == '"')
-            out += "\\\"";
-        else
-            out += c;
-    }
-    return out + "\"";
-}
-
 /// Splits on runs of spaces; returns the tokens with their byte offsets.
 std::vector<std::pair<std::string_view, std::size_t>> tokens(std::string_view s)
 {
@@ -348,7 +333,8 @@ void addEventRecord(FileParse& fp, const BundleContext& ctx, const EventRow& r, 
     std::int64_t referenceNs)
 {
     std::string text = "event " + objKind + " " + (r.ns.empty() ? "" : std::string(r.ns) + "/") + std::string(objName)
-        + " type=" + std::string(r.type) + " reason=" + std::string(r.reason) + " message=" + quoted(r.message);
+        + " type=" + std::string(r.type) + " reason=" + std::string(r.reason)
+        + " message=" + quoteRecordValue(r.message);
     if (r.count > 1)
         text += " count=" + std::to_string(r.count);
     Observation& o = fp.add(fp.arena->store(text), line, off, len);
@@ -658,21 +644,22 @@ void parseKubectlDescribe(FileParse& fp, const BundleContext& ctx)
             if (!cs.signal.empty())
                 text += " signal=" + cs.signal;
             if (!cs.message.empty())
-                text += " message=" + quoted(cs.message);
+                text += " message=" + quoteRecordValue(cs.message);
             if (cs.previous)
                 text += " (previous restart)";
             Observation& o = record(text, cs.line, cs.off, static_cast<std::size_t>(cs.endOff - cs.off));
             setDescribeTime(fp, o, cs.finished);
         } else if (cs.state == "Waiting" && !cs.reason.empty()) {
             record(who() + " container " + cs.container + " waiting reason=" + cs.reason
-                    + (cs.message.empty() ? "" : " message=" + quoted(cs.message)),
+                    + (cs.message.empty() ? "" : " message=" + quoteRecordValue(cs.message)),
                 cs.line, cs.off, static_cast<std::size_t>(cs.endOff - cs.off));
         }
     };
     auto flushStatus = [&]() {
         if (obj.statusReason.empty())
             return;
-        record(who() + " phase=" + obj.phase + " reason=" + obj.statusReason + " message=" + quoted(obj.statusMessage),
+        record(who() + " phase=" + obj.phase + " reason=" + obj.statusReason
+                + " message=" + quoteRecordValue(obj.statusMessage),
             obj.statusLine, obj.statusOff, static_cast<std::size_t>(obj.statusEnd - obj.statusOff));
         obj.statusReason.clear();
     };
@@ -817,7 +804,7 @@ void parseKubectlDescribe(FileParse& fp, const BundleContext& ctx)
                         "node condition row without both times; kept partly");
                 }
                 Observation& o = record(who() + " condition " + std::string(type) + "=" + std::string(status)
-                        + " reason=" + std::string(reason) + " message=" + quoted(message),
+                        + " reason=" + std::string(reason) + " message=" + quoteRecordValue(message),
                     no, off, line.size());
                 setDescribeTime(fp, o, transition);
             } else {

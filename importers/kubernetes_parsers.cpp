@@ -33,21 +33,6 @@ bool setTime(FileParse& fp, Observation& o, std::string_view text)
     return true;
 }
 
-/// Quotes a free-text value for the "key=value" record text; newlines stay as the literal two characters "\n".
-std::string quoteValue(std::string_view s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '\n')
-            out += "\\n";
-        else if (c == '"')
-            out += "\\\"";
-        else
-            out += c;
-    }
-    return out + "\"";
-}
-
 /// Host of a container log: the manifest/path host, else the pod named in the path (pod JSON gives its node).
 void containerHost(FileParse& fp, const BundleContext& ctx)
 {
@@ -220,8 +205,8 @@ void parseK8sEvents(FileParse& fp, const BundleContext& ctx)
         const std::string_view objName = hasObj ? stringAt(obj, "name") : std::string_view();
         const std::string_view ns = hasObj ? stringAt(obj, "namespace") : std::string_view();
         std::string text = "event " + std::string(kind) + " " + (ns.empty() ? "" : std::string(ns) + "/")
-            + std::string(objName) + " type=" + std::string(stringAt(ev, "type"))
-            + " reason=" + std::string(stringAt(ev, "reason")) + " message=" + quoteValue(stringAt(ev, "message"));
+            + std::string(objName) + " type=" + std::string(stringAt(ev, "type")) + " reason="
+            + std::string(stringAt(ev, "reason")) + " message=" + quoteRecordValue(stringAt(ev, "message"));
         std::uint64_t count = 0;
         if (ev["count"].get(count) == SUCCESS && count > 1)
             text += " count=" + std::to_string(count);
@@ -287,14 +272,14 @@ void parseK8sPods(FileParse& fp, const BundleContext&)
         const std::string_view reason = stringAt(pod["status"], "reason"); // Evicted, Preempting, ...
         if (!reason.empty())
             record(who + " phase=" + std::string(phase) + " reason=" + std::string(reason)
-                    + " message=" + quoteValue(stringAt(pod["status"], "message")),
+                    + " message=" + quoteRecordValue(stringAt(pod["status"], "message")),
                 stringAt(pod["status"], "startTime"));
         dom::array conditions;
         if (pod["status"]["conditions"].get(conditions) == SUCCESS)
             for (dom::element c : conditions)
                 if (stringAt(c, "type") == "DisruptionTarget" && stringAt(c, "status") == "True")
                     record(who + " condition DisruptionTarget=True reason=" + std::string(stringAt(c, "reason"))
-                            + " message=" + quoteValue(stringAt(c, "message")),
+                            + " message=" + quoteRecordValue(stringAt(c, "message")),
                         stringAt(c, "lastTransitionTime"));
         dom::array statuses;
         if (pod["status"]["containerStatuses"].get(statuses) != SUCCESS)
@@ -314,7 +299,7 @@ void parseK8sPods(FileParse& fp, const BundleContext&)
                 if (term["signal"].get(signal) == SUCCESS)
                     text += " signal=" + std::to_string(signal);
                 if (const std::string_view msg = stringAt(term, "message"); !msg.empty())
-                    text += " message=" + quoteValue(msg);
+                    text += " message=" + quoteRecordValue(msg);
                 if (std::string_view(which) == "lastState")
                     text += " (previous restart)";
                 record(text, stringAt(term, "finishedAt"));
@@ -365,7 +350,7 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
                 for (const auto& c : conds) {
                     const std::uint64_t line = static_cast<std::uint64_t>(c.Mark().line + 1);
                     const std::string text = who + " condition " + scalar(c, "type") + "=" + scalar(c, "status")
-                        + " reason=" + scalar(c, "reason") + " message=" + quoteValue(scalar(c, "message"));
+                        + " reason=" + scalar(c, "reason") + " message=" + quoteRecordValue(scalar(c, "message"));
                     Observation& o = fp.add(fp.arena->store(text), line, static_cast<std::uint64_t>(c.Mark().pos), 1);
                     o.kind = SourceKind::Scheduler;
                     setTime(fp, o, scalar(c, "lastTransitionTime"));
@@ -456,6 +441,20 @@ void parseKueueWorkload(FileParse& fp, const BundleContext& ctx)
             }
         }
     }
+}
+
+std::string quoteRecordValue(std::string_view s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '"')
+            out += "\\\"";
+        else
+            out += c;
+    }
+    return out + "\"";
 }
 
 } // namespace faultline::importers

@@ -22,23 +22,6 @@
 
 using namespace faultline;
 
-namespace {
-
-QByteArray missing(const QString& part, const QString& text)
-{
-    return (QStringLiteral("expected to find \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
-}
-
-QByteArray unexpected(const QString& part, const QString& text)
-{
-    return (QStringLiteral("did not expect \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
-}
-
-#define VERIFY_CONTAINS(text, part) QVERIFY2((text).contains(part), missing(part, text).constData())
-#define VERIFY_LACKS(text, part) QVERIFY2(!(text).contains(part), unexpected(part, text).constData())
-
-} // namespace
-
 class TstAnalysisController : public QObject
 {
     Q_OBJECT

@@ -127,22 +127,7 @@ private Q_SLOTS:
         // The temporary path is not part of the result.
         for (std::size_t at; (at = actual.find(tmp.path().toStdString())) != std::string::npos;)
             actual.replace(at, tmp.path().size(), "<bundle>");
-        const auto expectedPath = root / "expected.json";
-        if (std::getenv("FAULTLINE_UPDATE_GOLDEN")) {
-            std::ofstream(expectedPath) << actual;
-            QSKIP("golden file rewritten");
-        }
-        std::ifstream in(expectedPath);
-        QVERIFY2(in, ("missing " + expectedPath.string() + " (run with FAULTLINE_UPDATE_GOLDEN=1)").c_str());
-        std::stringstream expected;
-        expected << in.rdbuf();
-        if (expected.str() != actual) {
-            const auto actualPath = root / "actual.json";
-            std::ofstream(actualPath) << actual;
-            const std::string cmd = "diff -u '" + expectedPath.string() + "' '" + actualPath.string() + "' | head -80";
-            QVERIFY(std::system(cmd.c_str()) >= 0);
-            QFAIL("import differs from the golden file (see the diff above)");
-        }
+        FAULTLINE_VERIFY_GOLDEN(actual, root / "expected.json", root / "actual.json", "import");
     }
 };
 

@@ -119,22 +119,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const EvidenceSet ev = importers::loadBundle({ copyInputs(root, tmp) });
         const std::string actual = canonical(analyze(ev, *tests::bundledCatalog()));
-        const auto expectedPath = root / "expected.txt";
-        if (std::getenv("FAULTLINE_UPDATE_GOLDEN")) {
-            std::ofstream(expectedPath) << actual;
-            QSKIP("golden file rewritten");
-        }
-        std::ifstream in(expectedPath);
-        QVERIFY2(in, ("missing " + expectedPath.string() + " (run with FAULTLINE_UPDATE_GOLDEN=1)").c_str());
-        std::stringstream expected;
-        expected << in.rdbuf();
-        if (expected.str() != actual) {
-            const auto actualPath = root / "actual.txt";
-            std::ofstream(actualPath) << actual;
-            const std::string cmd = "diff -u '" + expectedPath.string() + "' '" + actualPath.string() + "' | head -60";
-            QVERIFY(std::system(cmd.c_str()) >= 0);
-            QFAIL("verdict differs from the golden file (see the diff above)");
-        }
+        FAULTLINE_VERIFY_GOLDEN(actual, root / "expected.txt", root / "actual.txt", "verdict");
     }
 
     void neverConfidentWithoutTheInitiatingEvent_data()

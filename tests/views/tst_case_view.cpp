@@ -91,19 +91,6 @@ core::CaseHistory handBuilt()
     return h;
 }
 
-QByteArray missing(const QString& part, const QString& text)
-{
-    return (QStringLiteral("expected to find \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
-}
-
-QByteArray unexpected(const QString& part, const QString& text)
-{
-    return (QStringLiteral("did not expect \"") + part + QStringLiteral("\" in:\n") + text).toUtf8();
-}
-
-#define VERIFY_CONTAINS(text, part) QVERIFY2((text).contains(part), missing(part, text).constData())
-#define VERIFY_LACKS(text, part) QVERIFY2(!(text).contains(part), unexpected(part, text).constData())
-
 QPushButton* button(const CaseView& view, const char* name)
 {
     return view.findChild<QPushButton*>(QString::fromLatin1(name));

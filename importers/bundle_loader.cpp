@@ -346,9 +346,13 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     }
     if (l1.size() > 3 && (l1[0] == '[' || l1[0] == '<')) {
         const auto close = l1.find(']');
-        bool monotonic = close != std::string::npos && close > 1;
-        for (std::size_t i = l1[0] == '<' ? l1.find('[') + 1 : 1; monotonic && i < close; ++i)
+        const std::size_t open = l1[0] == '<' ? l1.find('[') + 1 : 1;
+        bool monotonic = close != std::string::npos && close > open;
+        for (std::size_t i = open; monotonic && i < close; ++i)
             monotonic = (l1[i] >= '0' && l1[i] <= '9') || l1[i] == '.' || l1[i] == ' ';
+        // The kernel prints seconds and microseconds ("[ 4012.118201]"); a bare "[3]" is a rank or a counter (a
+        // rank-labelled NCCL line), not a kernel stamp.
+        monotonic = monotonic && l1.find('.', open) < close;
         if (monotonic) {
             reason = "content: [seconds.micros] stamps (raw dmesg)";
             return "dmesg-raw";

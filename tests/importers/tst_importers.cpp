@@ -793,6 +793,13 @@ private Q_SLOTS:
                                 << "slurm-joblog";
         QTest::addRow("unknown") << "just some words\nand more"
                                  << "text";
+        // A rank-labelled NCCL line starts with "[3]": not a kernel stamp, which always has microseconds.
+        QTest::addRow("rank-bracket-nccl")
+            << "[3] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device\n"
+               "[3] NCCL INFO include/shm.h:41 -> 2\n"
+            << "slurm-joblog";
+        QTest::addRow("dmesg-uptime") << "[ 4012.118201] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+                                      << "dmesg-raw";
     }
     void detection()
     {

@@ -214,9 +214,11 @@ void VerdictView::showReport()
 void VerdictView::setBanner(const std::string& outcome, const QString& what, const QString& small, bool hypothesis)
 {
     const bool inconclusive = outcome == "inconclusive";
-    const QString colour = hypothesis ? QStringLiteral("#b86e00")
-        : inconclusive                ? QStringLiteral("#8a6d00")
-                                      : QStringLiteral("#a01818");
+    // Red: something failed (hardware or the program); violet: a setting to fix, nothing to drain; amber: not known.
+    const QString colour = hypothesis        ? QStringLiteral("#b86e00")
+        : inconclusive                       ? QStringLiteral("#8a6d00")
+        : outcome == "configuration_failure" ? QStringLiteral("#5b3c99")
+                                             : QStringLiteral("#a01818");
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: white; font-size: 15pt; }").arg(colour));
     if (hypothesis)
         m_banner->setText(tr("<b>leading hypothesis:</b> %1 &nbsp;— not confirmed &nbsp; <small>%2</small>")

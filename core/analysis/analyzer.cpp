@@ -946,11 +946,23 @@ private:
             std::size_t symptomCount = 0;
             for (const auto& g : m_v.symptoms)
                 symptomCount += g.count;
-            m_v.summary = cause.label + " on "
-                + (cause.node == kNoNode ? std::string("an unknown node") : m_v.nodes.name(cause.node))
-                + (cause.gpu.empty() ? std::string() : " GPU " + cause.gpu)
-                + (cause.rank >= 0 ? " rank " + std::to_string(cause.rank) : std::string()) + " at "
-                + formatUtc(cause.timeNs);
+            // Where and when, as far as the evidence says: a pasted excerpt may name neither node nor time.
+            std::string where;
+            if (cause.node != kNoNode)
+                where += " on " + m_v.nodes.name(cause.node);
+            if (!cause.gpu.empty())
+                where += " GPU " + cause.gpu;
+            if (cause.rank >= 0)
+                where += " rank " + std::to_string(cause.rank);
+            if (cause.timeNs != INT64_MIN)
+                where += " at " + formatUtc(cause.timeNs);
+            if (cause.node == kNoNode && cause.timeNs == INT64_MIN)
+                where += " (the evidence names no node and no time)";
+            else if (cause.node == kNoNode)
+                where += " (node not named in the evidence)";
+            else if (cause.timeNs == INT64_MIN)
+                where += " (time not in the evidence)";
+            m_v.summary = cause.label + where;
             if (symptomCount > 0)
                 m_v.summary += "; " + std::to_string(symptomCount) + " later symptom(s) on "
                     + std::to_string(m_v.symptomNodes.size()) + " other node(s)";

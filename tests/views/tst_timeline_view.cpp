@@ -304,6 +304,26 @@ private Q_SLOTS:
         QVERIFY(view->searchTickColumns(nodeLane).empty());
     }
 
+    void withoutAnyTimeTheViewSaysSo()
+    {
+        // A pasted excerpt: events, but no time anywhere and no job window. No axis is drawn (it would start in
+        // 1970); the view says why instead.
+        auto untimed = std::make_shared<core::Verdict>(*m_result.verdict);
+        for (auto& e : untimed->events)
+            e.timeNs = INT64_MIN;
+        untimed->scope.startNs = untimed->scope.endNs = INT64_MIN;
+        views::AnalysisResult r;
+        r.verdict = untimed;
+        TimelineView view;
+        view.resize(900, 300);
+        view.setResult(r);
+        QVERIFY(!view.hasTimes());
+        QCOMPARE(view.timelineGeometry().itemCount(), std::size_t(0));
+        QVERIFY(!view.viewport()->grab().isNull());
+        view.setResult(m_result);
+        QVERIFY(view.hasTimes());
+    }
+
     void aLargeResultIsIndexedOffTheUiThread()
     {
         // With the threshold at one event, the sample is "large": setResult returns at once with an empty timeline

@@ -624,6 +624,7 @@ TimelineView::Index TimelineView::buildIndex(const AnalysisResult& result, bool 
             lo = std::min(lo, s.fromNs);
             hi = std::max(hi, s.toNs);
         }
+    x.noTimes = lo > hi; // nothing to place on an axis: the view says so instead of drawing one at 1970
     if (lo > hi)
         lo = hi = 0;
     const qint64 pad = std::max<qint64>(kNsPerSec, (hi - lo) / 50);
@@ -745,6 +746,7 @@ void TimelineView::applyIndex(Index&& x)
     m_childBegin = std::move(x.childBegin);
     m_children = std::move(x.children);
     m_untimed = x.untimed;
+    m_noTimes = x.noTimes;
     m_laneShift = std::move(x.laneShift);
     m_laneOfNode = std::move(x.laneOfNode);
     m_jobLane = x.jobLane;
@@ -1367,6 +1369,16 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(viewport()->rect(), Qt::AlignCenter,
             m_indexing ? tr("Indexing %L1 events for the timeline…").arg(static_cast<qulonglong>(m_indexing))
                        : tr("No analysis loaded"));
+        return;
+    }
+    if (m_noTimes) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        const std::size_t n = m_result.verdict->events.size();
+        p.drawText(viewport()->rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+            n == 0 ? tr("No events in this analysis.")
+                   : tr("No event of this analysis has a time, so there is nothing to place on a timeline.\n"
+                        "The %n event(s) are listed in the evidence trail, in the order of their files.",
+                       nullptr, static_cast<int>(n)));
         return;
     }
     const QFontMetrics fm(font());

@@ -74,6 +74,8 @@ public:
     /// Expands or collapses a node's sub-lanes.
     void setLaneExpanded(int lane, bool expanded);
 
+    /// Whether anything of the result has a time to place (otherwise the view says so instead of drawing an axis).
+    bool hasTimes() const { return !m_noTimes; }
     /// Whether node lanes are drawn shifted by the verdict's clock-skew estimates.
     bool clocksAligned() const { return m_clocksAligned; }
     /// Whether the verdict estimates a skew large enough to correct for (the alignment toggle is enabled).
@@ -167,6 +169,7 @@ private:
         std::int32_t jobLane = -1;
         bool hasSkew = false;
         bool aligned = false;
+        bool noTimes = false; ///< no event, job or span has a time
         qint64 fitFrom = 0;
         qint64 fitTo = 0;
     };
@@ -221,6 +224,7 @@ private:
     std::unordered_map<std::uint64_t, QPixmap> m_sprites; ///< rendered marks by role, domain, radius and pixel ratio
     std::array<std::vector<QLineF>, 512> m_tickLines; ///< per (domain, context or not): the row's ticks
     std::size_t m_untimed = 0;
+    bool m_noTimes = false;
     std::vector<qint64> m_laneShift; ///< per lane: what its times are shifted back by (aligned clocks)
     std::map<std::string, std::uint32_t> m_laneOfNode; ///< node lanes by node name
     std::int32_t m_jobLane = -1;

@@ -151,7 +151,8 @@ bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom
 
 } // namespace
 
-std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const CatalogSettings& settings)
+std::vector<CoverageEntry> buildCoverage(
+    const EvidenceSet& evidence, const CatalogSettings& settings, const std::vector<SourceKind>* readAs)
 {
     std::vector<CoverageEntry> out;
     auto summarise = [&](const std::string& kindName, NodeId node, bool perNode) {
@@ -164,9 +165,15 @@ std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const Cata
         bool anyError = false;
         bool anyTruncated = false;
         bool anySource = false;
-        for (const auto& s : evidence.sources) {
-            if (s.kind != kind || (perNode && s.host != node))
+        std::vector<std::string> inferred;
+        for (std::size_t i = 0; i < evidence.sources.size(); ++i) {
+            const Source& s = evidence.sources[i];
+            const bool readAsKind = s.kind == SourceKind::Other && readAs && i < readAs->size() && (*readAs)[i] == kind
+                && kind != SourceKind::Other;
+            if ((s.kind != kind && !readAsKind) || (perNode && s.host != node))
                 continue;
+            if (readAsKind)
+                inferred.push_back(s.path);
             anySource = true;
             c.files.push_back(s.path);
             c.records += s.records;
@@ -191,6 +198,13 @@ std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const Cata
         } else {
             c.status = CoverageStatus::Empty;
             c.reason = "sources present but they hold no records";
+        }
+        if (!inferred.empty()) {
+            std::string files;
+            for (const auto& f : inferred)
+                files += (files.empty() ? "" : ", ") + f;
+            c.reason += (c.reason.empty() ? "" : "; ") + files + " read as " + kindName
+                + ": format unknown, its lines match " + kindName + " rules";
         }
         out.push_back(std::move(c));
     };
@@ -256,6 +270,31 @@ public:
             if (e.rank < 0 && !e.gpu.empty())
                 e.rank = m_evidence.rankOnGpu(e.node, e.gpu);
             m_events.push_back(std::move(e));
+        }
+        inferSourceKinds();
+    }
+
+    /// The kind each file of unknown format reads as: the kind most of the rules that matched its lines are written
+    /// for (their first listed source kind). A file nothing matched stays Other.
+    void inferSourceKinds()
+    {
+        m_readAs.assign(m_evidence.sources.size(), SourceKind::Other);
+        std::map<std::string, SourceKind, std::less<>> kindOfRule;
+        for (const auto& r : m_catalog.extractors())
+            if (!r.sources.empty())
+                kindOfRule.emplace(r.id, r.sources.front());
+        std::map<std::uint32_t, std::map<SourceKind, std::size_t>> votes;
+        for (const auto& e : m_events) {
+            const std::uint32_t src = e.provenance.front().source;
+            if (src >= m_evidence.sources.size() || m_evidence.sources[src].kind != SourceKind::Other)
+                continue;
+            if (const auto it = kindOfRule.find(e.ruleId); it != kindOfRule.end())
+                ++votes[src][it->second];
+        }
+        for (const auto& [src, byKind] : votes) {
+            const auto best = std::max_element(
+                byKind.begin(), byKind.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+            m_readAs[src] = best->first;
         }
     }
 
@@ -471,7 +510,7 @@ public:
     /// Outcome mapping and the verdict's body: cause, symptoms, trail, alternatives, coverage, confidence.
     void explain()
     {
-        m_v.coverage = buildCoverage(m_evidence, m_settings);
+        m_v.coverage = buildCoverage(m_evidence, m_settings, &m_readAs);
         if (m_primary >= 0)
             explainCause();
         else
@@ -983,6 +1022,7 @@ private:
     std::int64_t m_primary = -1;
     double m_confidence = 0;
     std::map<NodeId, std::int64_t> m_skew;
+    std::vector<SourceKind> m_readAs; ///< per source: the kind a file of unknown format reads as (inferSourceKinds)
 };
 
 } // namespace

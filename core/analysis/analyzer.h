@@ -24,7 +24,10 @@ struct AnalysisOptions
 /// Runs the whole engine. The evidence set is only read.
 Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const AnalysisOptions& options = {});
 
-/// Builds the coverage report (per expected source kind, and per node for per-node kinds).
-std::vector<CoverageEntry> buildCoverage(const EvidenceSet& evidence, const CatalogSettings& settings);
+/// Builds the coverage report (per expected source kind, and per node for per-node kinds). `readAs`, when given,
+/// holds per source the kind a file of unknown format was read as (from the rules its lines matched; Other when
+/// none): such a file counts for that kind, and the entry says so.
+std::vector<CoverageEntry> buildCoverage(
+    const EvidenceSet& evidence, const CatalogSettings& settings, const std::vector<SourceKind>* readAs = nullptr);
 
 } // namespace faultline::core

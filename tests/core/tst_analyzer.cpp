@@ -93,6 +93,44 @@ class TstAnalyzer : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void aFileOfUnknownFormatCountsAsTheKindItsLinesMatch()
+    {
+        // A kernel excerpt pasted into a file of no known format on node-b: its Xid line is read (every extractor
+        // runs on it), and coverage counts it as node-b's kernel log, saying why.
+        Builder b;
+        b.scope({ "node-a", "node-b" }, T0 - 3600 * kNsPerSec, T0 + 700 * kNsPerSec);
+        b.add(SourceKind::AppLog, "node-a", T0 + 600 * kNsPerSec, watchdog(1), 1);
+        EvidenceSet& ev = b.get();
+        Source paste;
+        paste.path = "ticket-paste.txt";
+        paste.kind = SourceKind::Other;
+        paste.host = ev.nodes.find("node-b");
+        paste.records = 1;
+        ev.sources.push_back(paste);
+        Observation o;
+        o.text = ev.arena->store(kXid149);
+        o.kind = SourceKind::Other;
+        o.node = paste.host;
+        o.timeNs = T0;
+        o.quality = TimeQuality::Exact;
+        o.where.source = static_cast<std::uint32_t>(ev.sources.size() - 1);
+        o.where.line = 1;
+        ev.observations.push_back(o);
+        const Verdict v = analyze(ev, *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.events[v.cause].type, std::string("gpu.xid"));
+        bool counted = false;
+        for (const auto& c : v.coverage)
+            if (c.kind == "kernel" && c.node == "node-b") {
+                counted = true;
+                QCOMPARE(c.status, CoverageStatus::Ok);
+                QVERIFY2(c.reason.find("ticket-paste.txt read as kernel") != std::string::npos, c.reason.c_str());
+            } else if (c.kind == "kernel" && c.node == "node-a") {
+                QCOMPARE(c.status, CoverageStatus::Missing);
+            }
+        QVERIFY2(counted, "no kernel coverage entry for node-b");
+    }
+
     void aRankTakesItsNodeFromTheEvidenceNotFromTheLayout()
     {
         // Two nodes with eight ranks each. The evidence places rank 13 on node-a (say, its NCCL init line), so its

@@ -3,6 +3,7 @@
 #include "app/common/rules_location.h"
 #include "app/usecases/case_history.h"
 #include "app/usecases/regress.h"
+#include "app/usecases/report.h"
 #include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
@@ -69,6 +70,11 @@ commands:
       or $USER.
   expect CASE [--run N] [--note TEXT] [--author NAME]
       Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
+  report CASE [--format md|html] [-o FILE] [--rules DIR]
+      Write the case as a postmortem report (Markdown by default, or one self-contained HTML file): the
+      verdict, what the cause explains, coverage, the evidence trail with file:line and each file's SHA-256,
+      the narrative and annotations, and the rule and engine versions. The evidence is re-analysed with the
+      latest run's own rules (--rules: when the case lacks them); the report says whether that reproduces it.
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
   import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
@@ -765,6 +771,55 @@ int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
     return failed == 0 ? kExitOk : kExitTestsFailed;
 }
 
+int reportCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    usecases::ReportRequest req;
+    std::string outPath;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& k = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (k == "--format" && hasValue) {
+            const std::string f = args[++i];
+            if (f == "md" || f == "markdown")
+                req.format = usecases::ReportFormat::Markdown;
+            else if (f == "html")
+                req.format = usecases::ReportFormat::Html;
+            else
+                return usage("--format takes md or html");
+        } else if (k == "-o" && hasValue)
+            outPath = args[++i];
+        else if (k == "--rules" && hasValue)
+            req.currentRulesDir = args[++i];
+        else if (!k.empty() && k[0] == '-')
+            return usage("unknown option or missing value: " + k);
+        else if (req.casePath.empty())
+            req.casePath = k;
+        else
+            return usage("report takes one CASE");
+    }
+    if (req.casePath.empty())
+        return usage("report needs a CASE");
+    if (req.currentRulesDir.empty())
+        req.currentRulesDir = app::defaultRulesDir(argv0);
+    const auto res = usecases::caseReport(req);
+    if (!res.ok()) {
+        std::cerr << "faultline-cli: " << res.failure.text() << '\n';
+        return static_cast<int>(res.failure.code);
+    }
+    if (outPath.empty()) {
+        std::cout << *res.value;
+        return kExitOk;
+    }
+    std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
+    out << *res.value;
+    if (!out.flush()) {
+        std::cerr << "faultline-cli: cannot write " << outPath << '\n';
+        return kExitUsage;
+    }
+    std::cerr << "report written to " << outPath << '\n';
+    return kExitOk;
+}
+
 int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
 {
     usecases::RegressRequest req;
@@ -875,6 +930,8 @@ int main(int argc, char** argv)
             return annotateCommand({ args.begin() + 1, args.end() });
         if (args[0] == "expect")
             return expectCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "report")
+            return reportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "verify")
             return verifyCommand({ args.begin() + 1, args.end() });
         if (args[0] == "import-report")

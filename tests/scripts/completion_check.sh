@@ -38,7 +38,7 @@ expect() { # expect WANT FUNCTION WORD...
 }
 
 expect "show" _faultline_cli faultline-cli sh
-expect "rerun rules" _faultline_cli faultline-cli r
+expect "report rerun rules" _faultline_cli faultline-cli r
 expect "import-report" _faultline_cli faultline-cli imp
 expect "--window" _faultline_cli faultline-cli analyze --wi
 expect "--threads --timings" _faultline_cli faultline-cli analyze bundle --t

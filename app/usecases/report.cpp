@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/usecases/report.h"
+
+#include "app/usecases/case_history.h"
+#include "core/casefile/case_file.h"
+#include "core/report/verdict_report.h"
+#include "core/time/civil_time.h"
+#include "core/version.h"
+
+#include <map>
+
+namespace faultline::usecases {
+
+namespace {
+
+/// The report as blocks that both formats render: headings, paragraphs of "label: value" facts, tables and
+/// verbatim excerpts. Text is plain; each renderer escapes it.
+struct Block
+{
+    enum class Kind { Heading, Fact, Paragraph, Table, Excerpt };
+    Kind kind = Kind::Paragraph;
+    std::string label;
+    std::string text;
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+};
+
+std::string joined(const std::vector<std::string>& v, const char* none = "none")
+{
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : ", ") + s;
+    return out.empty() ? none : out;
+}
+
+std::vector<Block> buildReport(
+    const Analysis& a, const core::CaseHistory& history, const std::map<std::string, std::string>& sha256)
+{
+    const core::Verdict& v = *a.verdict;
+    const core::EvidenceSet& ev = *a.evidence;
+    std::vector<Block> out;
+    auto heading = [&](std::string t) { out.push_back({ Block::Kind::Heading, {}, std::move(t), {}, {} }); };
+    auto fact = [&](std::string l, std::string t) {
+        out.push_back({ Block::Kind::Fact, std::move(l), std::move(t), {}, {} });
+    };
+    auto paragraph = [&](std::string t) { out.push_back({ Block::Kind::Paragraph, {}, std::move(t), {}, {} }); };
+    auto where = [&](std::size_t i) {
+        const core::Event& e = v.events[i];
+        return e.provenance.empty() ? std::string("-") : core::locationOf(e.provenance.front(), ev);
+    };
+    auto nodeOf = [&](const core::Event& e) {
+        return e.node == core::kNoNode ? std::string("-") : v.nodes.name(e.node);
+    };
+
+    const std::string name = history.path.substr(history.path.find_last_of('/') + 1);
+    heading("Postmortem: " + name);
+    const core::RunInfo* latest = history.runs.empty() ? nullptr : &history.runs.back().info;
+    if (latest)
+        fact("Case",
+            history.path + " · run " + std::to_string(latest->id) + " by " + latest->author + " at "
+                + latest->createdAt);
+    fact("Re-analysis",
+        a.matchesStoredRun ? "reproduces the stored run with " + a.rulesOrigin
+                           : "differs from the stored run (with " + a.rulesOrigin + ")");
+    fact("Scope",
+        (v.scope.jobId.empty() ? std::string("no job identified") : "job " + v.scope.jobId)
+            + (v.scope.state.empty() ? std::string() : " (" + v.scope.state + ")") + ", "
+            + std::to_string(v.scope.nodes.size()) + " node(s)");
+
+    heading("Verdict");
+    fact("Outcome",
+        v.outcome
+            + (v.domain.empty() || v.domain == "unknown"
+                    ? std::string()
+                    : " — " + v.domain + (v.subdomain.empty() ? std::string() : "/" + v.subdomain)));
+    fact("Evidence",
+        v.evidenceStatus == "established"      ? "the initiating event is in the evidence"
+            : v.evidenceStatus == "hypothesis" ? "leading hypothesis, not confirmed"
+                                               : "nothing points at a cause");
+    char conf[48];
+    std::snprintf(conf, sizeof conf, "%s (%.0f%%)", v.confidenceLevel.c_str(), v.confidence * 100);
+    fact("Confidence", conf);
+    fact("Cause", v.hasCause ? v.summary : "none found");
+    if (!v.action.empty())
+        fact("Action", v.action);
+    fact("Blamed nodes", joined(v.blamedNodes));
+    fact("Symptom nodes", joined(v.symptomNodes));
+    for (const auto& r : v.inconclusiveReasons)
+        paragraph("Why not conclusive: " + r);
+
+    if (!v.symptoms.empty()) {
+        heading("What the cause explains");
+        Block t { Block::Kind::Table, {}, {}, { "Symptom", "Count", "Nodes", "First seen (UTC)", "After the cause" },
+            {} };
+        const std::int64_t causeNs = v.hasCause ? v.events[v.cause].timeNs : INT64_MIN;
+        for (const auto& g : v.symptoms)
+            t.rows.push_back(
+                { g.label + " (" + g.type + ")", std::to_string(g.count), joined(g.nodes), core::formatUtc(g.firstNs),
+                    causeNs == INT64_MIN || g.firstNs == INT64_MIN ? std::string("-")
+                                                                   : core::formatDelta(g.firstNs - causeNs) });
+        out.push_back(std::move(t));
+    }
+
+    heading("Coverage");
+    {
+        Block t { Block::Kind::Table, {}, {}, { "Source", "Node", "Status", "Why" }, {} };
+        for (const auto& c : v.coverage)
+            t.rows.push_back({ c.kind, c.node.empty() ? std::string("-") : c.node, core::coverageStatusName(c.status),
+                c.reason.empty() ? std::string("-") : c.reason });
+        out.push_back(std::move(t));
+    }
+
+    heading("Evidence trail");
+    for (const auto& step : v.trail) {
+        if (step.event >= v.events.size())
+            continue;
+        const core::Event& e = v.events[step.event];
+        const std::string loc = where(step.event);
+        const std::string file = loc.substr(0, loc.rfind(':'));
+        const auto sha = sha256.find(file);
+        fact(core::formatUtc(e.timeNs) + " · " + nodeOf(e) + " · " + step.why,
+            e.label + " — " + loc + (sha == sha256.end() ? std::string() : " (sha256 " + sha->second + ")"));
+        if (!e.excerpt.empty())
+            out.push_back({ Block::Kind::Excerpt, {}, e.excerpt, {}, {} });
+    }
+
+    if (const core::Annotation* n = history.narrative()) {
+        heading("Narrative");
+        paragraph(n->text);
+        paragraph("— " + n->author + ", " + n->createdAt);
+    }
+    std::vector<const core::Annotation*> notes;
+    for (const auto& an : history.annotations)
+        if (an.kind != "narrative")
+            notes.push_back(&an);
+    if (!notes.empty()) {
+        heading("Annotations");
+        Block t { Block::Kind::Table, {}, {}, { "Kind", "On", "Text", "By", "At" }, {} };
+        for (const auto* an : notes) {
+            std::string on = "the case";
+            if (an->target == "line")
+                on = an->path + ":" + std::to_string(an->line);
+            else if (an->target == "event")
+                on = "event " + std::to_string(an->runId) + ":" + std::to_string(an->eventIdx);
+            t.rows.push_back({ an->kind, on, an->text, an->author, an->createdAt });
+        }
+        out.push_back(std::move(t));
+    }
+    if (history.expectation) {
+        heading("Expected verdict");
+        paragraph("Run " + std::to_string(history.expectation->runId) + " (" + history.expectation->outcome
+            + "), marked by " + history.expectation->author + ": "
+            + (history.expectationMisses.empty()
+                    ? std::string("the latest run meets it")
+                    : "the latest run does not meet it (" + joined(history.expectationMisses) + ")"));
+    }
+    heading("Made with");
+    fact("Rules",
+        a.catalog ? a.catalog->name() + " " + a.catalog->version() + " (sha256 " + a.catalog->contentHash() + ")"
+                  : std::string("-"));
+    fact("Engine", std::string("Faultline ") + core::kVersion);
+    return out;
+}
+
+// ---- Markdown -------------------------------------------------------------------------------------------------
+
+std::string mdEscaped(const std::string& s)
+{
+    std::string out;
+    for (const char c : s) {
+        if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '[' || c == ']' || c == '\\')
+            out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+std::string markdown(const std::vector<Block>& blocks)
+{
+    std::string out;
+    // One blank line before a block that needs one, however the previous block ended.
+    auto gap = [&out] {
+        while (!out.empty() && out.back() == '\n')
+            out.pop_back();
+        if (!out.empty())
+            out += "\n\n";
+    };
+    bool first = true;
+    Block::Kind previous = Block::Kind::Heading;
+    for (const auto& b : blocks) {
+        switch (b.kind) {
+        case Block::Kind::Heading:
+            gap();
+            out += (first ? "# " : "## ") + mdEscaped(b.text) + "\n\n";
+            first = false;
+            break;
+        case Block::Kind::Fact:
+            if (previous != Block::Kind::Fact && previous != Block::Kind::Heading)
+                gap(); // a list after a table, an excerpt or a paragraph starts after a blank line
+            out += "- **" + mdEscaped(b.label) + "**: " + mdEscaped(b.text) + "\n";
+            break;
+        case Block::Kind::Paragraph:
+            gap();
+            out += mdEscaped(b.text) + "\n";
+            break;
+        case Block::Kind::Table: {
+            gap();
+            out += "|";
+            for (const auto& h : b.header)
+                out += " " + mdEscaped(h) + " |";
+            out += "\n|";
+            for (std::size_t i = 0; i < b.header.size(); ++i)
+                out += "---|";
+            out += "\n";
+            for (const auto& r : b.rows) {
+                out += "|";
+                for (const auto& c : r)
+                    out += " " + mdEscaped(c) + " |";
+                out += "\n";
+            }
+            break;
+        }
+        case Block::Kind::Excerpt: {
+            // A fence longer than any run of backticks in the excerpt keeps it verbatim.
+            std::size_t run = 0;
+            std::size_t longest = 0;
+            for (const char c : b.text) {
+                run = c == '`' ? run + 1 : 0;
+                longest = std::max(longest, run);
+            }
+            const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+            out +=
+                "\n" + fence + "\n" + b.text + (b.text.empty() || b.text.back() != '\n' ? "\n" : "") + fence + "\n\n";
+            break;
+        }
+        }
+        previous = b.kind;
+    }
+    while (out.size() > 1 && out.back() == '\n' && out[out.size() - 2] == '\n')
+        out.pop_back();
+    return out;
+}
+
+// ---- HTML -----------------------------------------------------------------------------------------------------
+
+std::string htmlEscaped(const std::string& s)
+{
+    std::string out;
+    for (const char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string html(const std::vector<Block>& blocks)
+{
+    std::string title = blocks.empty() ? std::string("Postmortem") : blocks.front().text;
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+        + htmlEscaped(title)
+        + "</title>\n<style>\nbody{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 "
+          "1rem;line-height:1.4}"
+          "\ntable{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #999;padding:.2rem .5rem;"
+          "text-align:left;vertical-align:top}\npre{background:#f4f4f4;padding:.5rem;overflow-x:auto}"
+          "\n@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}pre{background:#2a2a2a}}\n"
+          "</style>\n</head>\n<body>\n";
+    bool first = true;
+    bool inList = false;
+    auto closeList = [&] {
+        if (inList)
+            out += "</ul>\n";
+        inList = false;
+    };
+    for (const auto& b : blocks) {
+        if (b.kind != Block::Kind::Fact)
+            closeList();
+        switch (b.kind) {
+        case Block::Kind::Heading:
+            out += first ? "<h1>" + htmlEscaped(b.text) + "</h1>\n" : "<h2>" + htmlEscaped(b.text) + "</h2>\n";
+            first = false;
+            break;
+        case Block::Kind::Fact:
+            if (!inList)
+                out += "<ul>\n";
+            inList = true;
+            out += "<li><b>" + htmlEscaped(b.label) + "</b>: " + htmlEscaped(b.text) + "</li>\n";
+            break;
+        case Block::Kind::Paragraph:
+            out += "<p>" + htmlEscaped(b.text) + "</p>\n";
+            break;
+        case Block::Kind::Table:
+            out += "<table>\n<tr>";
+            for (const auto& h : b.header)
+                out += "<th>" + htmlEscaped(h) + "</th>";
+            out += "</tr>\n";
+            for (const auto& r : b.rows) {
+                out += "<tr>";
+                for (const auto& c : r)
+                    out += "<td>" + htmlEscaped(c) + "</td>";
+                out += "</tr>\n";
+            }
+            out += "</table>\n";
+            break;
+        case Block::Kind::Excerpt:
+            out += "<pre>" + htmlEscaped(b.text) + "</pre>\n";
+            break;
+        }
+    }
+    closeList();
+    return out + "</body>\n</html>\n";
+}
+
+} // namespace
+
+Result<std::string> caseReport(const ReportRequest& request, const Task& task)
+{
+    auto history = caseHistory(request.casePath);
+    if (!history.ok())
+        return Result<std::string>::fail(history.failure.code, history.failure.message, history.failure.diagnostics);
+    std::map<std::string, std::string> sha256;
+    {
+        std::vector<core::Diagnostic> errors;
+        auto c = core::CaseFile::open(request.casePath, { true, false }, errors);
+        if (!c)
+            return Result<std::string>::fail(Exit::Case, "cannot open the case " + request.casePath, errors);
+        for (const auto& f : c->files(errors))
+            sha256.emplace(f.path, f.sha256);
+    }
+    ReproduceRequest rr;
+    rr.casePath = request.casePath;
+    rr.rules = Rules::Stored;
+    rr.currentRulesDir = request.currentRulesDir;
+    rr.threads = request.threads;
+    rr.readOnly = true;
+    const auto analysed = reproduceCase(rr, task);
+    if (!analysed.ok())
+        return Result<std::string>::fail(analysed.failure.code, analysed.failure.message, analysed.failure.diagnostics);
+    const auto blocks = buildReport(*analysed.value, *history.value, sha256);
+    Result<std::string> out;
+    out.value = request.format == ReportFormat::Html ? html(blocks) : markdown(blocks);
+    return out;
+}
+
+} // namespace faultline::usecases

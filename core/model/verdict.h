@@ -106,7 +106,8 @@ struct Hypotheses
 
 struct Verdict
 {
-    std::string outcome; ///< infrastructure_failure | workload_failure | scheduler_action | inconclusive
+    std::string outcome; ///< infrastructure_failure | workload_failure | configuration_failure | scheduler_action |
+                         ///< inconclusive
     /// established: an initiating event is the cause | hypothesis: no initiating event, the domain is the leading
     /// hypothesis (outcome inconclusive) | none: nothing points anywhere (outcome inconclusive, domain unknown)
     std::string evidenceStatus;
@@ -145,5 +146,19 @@ struct Verdict
     std::string engineVersion;
     Scope scope;
 };
+
+/// A delay after the cause is stated only when the symptom's time is known to this precision; an inferred time
+/// placed between neighbours further apart says too little.
+inline constexpr std::int64_t kDelayKnownWithinNs = 60'000'000'000;
+
+/// The widest span the group's inferred times were placed in (0 when every time is the record's own).
+inline std::int64_t inferredSpan(const Verdict& v, const SymptomGroup& g)
+{
+    std::int64_t span = 0;
+    for (const std::size_t i : g.events)
+        if (i < v.events.size() && v.events[i].quality == TimeQuality::Inferred && v.events[i].precisionNs > span)
+            span = v.events[i].precisionNs;
+    return span;
+}
 
 } // namespace faultline::core

@@ -402,9 +402,17 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
                 s += (g.nodes.empty() ? " on ranks " : " ranks ") + formatRankList(g.ranks);
             if (g.nodes.empty() && g.ranks.empty())
                 s += " (node unknown)";
-            if (v.hasCause)
-                s += ", " + formatDelta(g.firstNs - v.events[v.cause].timeNs) + " .. "
-                    + formatDelta(g.lastNs - v.events[v.cause].timeNs) + " after the cause";
+            // A time inferred from neighbours far apart says little: the delay is not stated as if it were known.
+            const std::int64_t bracket = inferredSpan(v, g);
+            const std::int64_t causeNs = v.hasCause ? v.events[v.cause].timeNs : INT64_MIN;
+            if (g.firstNs == INT64_MIN)
+                s += ", time not in the evidence";
+            else if (bracket > kDelayKnownWithinNs)
+                s += ", time known only within " + formatDelta(bracket).substr(1)
+                    + " (no stamp on its lines): delay after the cause unknown";
+            else if (causeNs != INT64_MIN)
+                s += ", " + formatDelta(g.firstNs - causeNs) + " .. " + formatDelta(g.lastNs - causeNs)
+                    + " after the cause";
             line(s);
         }
     }

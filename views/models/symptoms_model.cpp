@@ -134,6 +134,9 @@ QVariant SymptomsModel::data(const QModelIndex& index, int role) const
         case LastColumn:
             return utc(g.lastNs);
         case DelayColumn:
+            // Not stated when the times are inferred between neighbours too far apart to say.
+            if (const qint64 span = core::inferredSpan(v, g); span > core::kDelayKnownWithinNs)
+                return tr("unknown (±%1)").arg(formatDelay(span).mid(1));
             return formatDelay(delay);
         default:
             return {};

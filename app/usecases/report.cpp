@@ -93,11 +93,17 @@ std::vector<Block> buildReport(
         Block t { Block::Kind::Table, {}, {}, { "Symptom", "Count", "Nodes", "First seen (UTC)", "After the cause" },
             {} };
         const std::int64_t causeNs = v.hasCause ? v.events[v.cause].timeNs : INT64_MIN;
-        for (const auto& g : v.symptoms)
-            t.rows.push_back(
-                { g.label + " (" + g.type + ")", std::to_string(g.count), joined(g.nodes), core::formatUtc(g.firstNs),
-                    causeNs == INT64_MIN || g.firstNs == INT64_MIN ? std::string("-")
-                                                                   : core::formatDelta(g.firstNs - causeNs) });
+        for (const auto& g : v.symptoms) {
+            // As the verdict's text says it: no delay from a time inferred between neighbours far apart.
+            const std::int64_t span = core::inferredSpan(v, g);
+            std::string delay = "-";
+            if (span > core::kDelayKnownWithinNs)
+                delay = "unknown (time known only within " + core::formatDelta(span).substr(1) + ")";
+            else if (causeNs != INT64_MIN && g.firstNs != INT64_MIN)
+                delay = core::formatDelta(g.firstNs - causeNs);
+            t.rows.push_back({ g.label + " (" + g.type + ")", std::to_string(g.count), joined(g.nodes),
+                core::formatUtc(g.firstNs), delay });
+        }
         out.push_back(std::move(t));
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/usecases/regress.h"
 
+#include "app/usecases/markup.h"
 #include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/util/json_writer.h"
@@ -119,35 +120,6 @@ CaseRegression regressOne(const std::string& path, const RegressRequest& request
     return r;
 }
 
-std::string xmlEscaped(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (const char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            // XML 1.0 has no place for other control characters.
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
-                out += ' ';
-            else
-                out += c;
-        }
-    }
-    return out;
-}
-
 std::string seconds(std::int64_t ms)
 {
     char buf[32];
@@ -250,13 +222,13 @@ std::string regressionJunit(const Regression& r)
         + "\"";
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     x += "<testsuites name=\"faultline rules regress\"" + counts + ">\n";
-    x += "  <testsuite name=\"" + xmlEscaped(r.catalogName + " " + r.catalogVersion) + "\"" + counts
+    x += "  <testsuite name=\"" + markupEscaped(r.catalogName + " " + r.catalogVersion) + "\"" + counts
         + " skipped=\"0\">\n";
-    x += "    <properties>\n      <property name=\"catalog.hash\" value=\"" + xmlEscaped(r.catalogHash)
+    x += "    <properties>\n      <property name=\"catalog.hash\" value=\"" + markupEscaped(r.catalogHash)
         + "\"/>\n    </properties>\n";
     for (const auto& c : r.cases) {
-        x += "    <testcase classname=\"faultline.regress\" name=\"" + xmlEscaped(c.path) + "\" time=\"" + seconds(c.ms)
-            + "\">\n";
+        x += "    <testcase classname=\"faultline.regress\" name=\"" + markupEscaped(c.path) + "\" time=\""
+            + seconds(c.ms) + "\">\n";
         std::string body = c.after.empty() ? std::string() : c.before + " → " + c.after + "\n";
         for (const auto& m : c.misses)
             body += m + "\n";
@@ -266,16 +238,16 @@ std::string regressionJunit(const Regression& r)
         case CaseOutcome::Broken:
         case CaseOutcome::StillFailing:
             x += "      <failure type=\"" + std::string(caseOutcomeName(c.outcome)) + "\" message=\""
-                + xmlEscaped(c.misses.empty() ? std::string("expected verdict not met") : c.misses.front()) + "\">"
-                + xmlEscaped(body) + "</failure>\n";
+                + markupEscaped(c.misses.empty() ? std::string("expected verdict not met") : c.misses.front()) + "\">"
+                + markupEscaped(body) + "</failure>\n";
             break;
         case CaseOutcome::Failed:
-            x += "      <error type=\"failed\" message=\"" + xmlEscaped(c.error.substr(0, c.error.find('\n'))) + "\">"
-                + xmlEscaped(c.error) + "</error>\n";
+            x += "      <error type=\"failed\" message=\"" + markupEscaped(c.error.substr(0, c.error.find('\n')))
+                + "\">" + markupEscaped(c.error) + "</error>\n";
             break;
         default:
             if (!body.empty())
-                x += "      <system-out>" + xmlEscaped(std::string(caseOutcomeName(c.outcome)) + "\n" + body)
+                x += "      <system-out>" + markupEscaped(std::string(caseOutcomeName(c.outcome)) + "\n" + body)
                     + "</system-out>\n";
         }
         x += "    </testcase>\n";

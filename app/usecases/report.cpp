@@ -2,6 +2,7 @@
 #include "app/usecases/report.h"
 
 #include "app/usecases/case_history.h"
+#include "app/usecases/markup.h"
 #include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
@@ -249,35 +250,11 @@ std::string markdown(const std::vector<Block>& blocks)
 
 // ---- HTML -----------------------------------------------------------------------------------------------------
 
-std::string htmlEscaped(const std::string& s)
-{
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string html(const std::vector<Block>& blocks)
 {
     std::string title = blocks.empty() ? std::string("Postmortem") : blocks.front().text;
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
-        + htmlEscaped(title)
+        + markupEscaped(title)
         + "</title>\n<style>\nbody{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 "
           "1rem;line-height:1.4}"
           "\ntable{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #999;padding:.2rem .5rem;"
@@ -296,33 +273,33 @@ std::string html(const std::vector<Block>& blocks)
             closeList();
         switch (b.kind) {
         case Block::Kind::Heading:
-            out += first ? "<h1>" + htmlEscaped(b.text) + "</h1>\n" : "<h2>" + htmlEscaped(b.text) + "</h2>\n";
+            out += first ? "<h1>" + markupEscaped(b.text) + "</h1>\n" : "<h2>" + markupEscaped(b.text) + "</h2>\n";
             first = false;
             break;
         case Block::Kind::Fact:
             if (!inList)
                 out += "<ul>\n";
             inList = true;
-            out += "<li><b>" + htmlEscaped(b.label) + "</b>: " + htmlEscaped(b.text) + "</li>\n";
+            out += "<li><b>" + markupEscaped(b.label) + "</b>: " + markupEscaped(b.text) + "</li>\n";
             break;
         case Block::Kind::Paragraph:
-            out += "<p>" + htmlEscaped(b.text) + "</p>\n";
+            out += "<p>" + markupEscaped(b.text) + "</p>\n";
             break;
         case Block::Kind::Table:
             out += "<table>\n<tr>";
             for (const auto& h : b.header)
-                out += "<th>" + htmlEscaped(h) + "</th>";
+                out += "<th>" + markupEscaped(h) + "</th>";
             out += "</tr>\n";
             for (const auto& r : b.rows) {
                 out += "<tr>";
                 for (const auto& c : r)
-                    out += "<td>" + htmlEscaped(c) + "</td>";
+                    out += "<td>" + markupEscaped(c) + "</td>";
                 out += "</tr>\n";
             }
             out += "</table>\n";
             break;
         case Block::Kind::Excerpt:
-            out += "<pre>" + htmlEscaped(b.text) + "</pre>\n";
+            out += "<pre>" + markupEscaped(b.text) + "</pre>\n";
             break;
         }
     }

@@ -110,10 +110,8 @@ void RulesPane::selectRule(const QString& id)
         m_filter->clear(); // the filter hid it
         index = m_proxy->mapFromSource(m_model->index(row, 0));
     }
-    m_selecting = true;
     m_view->setCurrentIndex(index);
     m_view->scrollTo(index);
-    m_selecting = false;
 }
 
 void RulesPane::selectRuleOfEvent(int eventIndex)

@@ -58,7 +58,6 @@ private:
     QLabel* m_summary;
     QString m_stepping; ///< the rule whose events Enter/double-click steps through
     int m_step = -1;
-    bool m_selecting = false;
 };
 
 } // namespace faultline::views

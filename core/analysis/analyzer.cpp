@@ -131,6 +131,20 @@ bool eventLess(const Event& a, const Event& b)
     return a.ruleId < b.ruleId;
 }
 
+/// Where a symptom's record lies relative to a cause's in the file both came from.
+enum class OrderRelation { Unrelated, Before, After };
+
+/// Records of one file are in the order they were written: an event whose record follows (or is) the cause's comes
+/// after it. Events from different files have no order without times.
+OrderRelation fileOrder(const Event& cause, const Event& symptom)
+{
+    const Provenance& c = cause.provenance.front();
+    const Provenance& s = symptom.provenance.front();
+    if (c.source != s.source)
+        return OrderRelation::Unrelated;
+    return s.line >= c.line ? OrderRelation::After : OrderRelation::Before;
+}
+
 bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom)
 {
     switch (rel) {
@@ -425,6 +439,7 @@ public:
             const Event& s = m_events[i];
             std::int64_t best = -1;
             std::size_t bestCorr = 0;
+            bool bestByOrder = false;
             for (std::size_t c = 0; c < m_catalog.correlators().size(); ++c) {
                 const Correlator& corr = m_catalog.correlators()[c];
                 if (!corr.symptom.matches(s))
@@ -433,14 +448,23 @@ public:
                     if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
                         continue;
                     const Event& cause = m_events[j];
-                    if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN)
-                        continue;
-                    const std::int64_t slack = s.precisionNs + cause.precisionNs;
-                    // Cross-node comparisons are made on clocks aligned by the skew estimate.
-                    const std::int64_t delta =
-                        (s.orderTimeNs() - skewOf(s.node)) - (cause.orderTimeNs() - skewOf(cause.node));
-                    if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
-                        continue;
+                    bool byOrder = false;
+                    if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN) {
+                        // Without a time on one side, only the order of the lines in one file relates them: a
+                        // symptom follows its cause there (a precursor comes before it). Nothing bounds the distance.
+                        const OrderRelation o = fileOrder(cause, s);
+                        if (o == OrderRelation::Unrelated
+                            || (corr.relation == "precursor" ? o != OrderRelation::Before : o != OrderRelation::After))
+                            continue;
+                        byOrder = true;
+                    } else {
+                        const std::int64_t slack = s.precisionNs + cause.precisionNs;
+                        // Cross-node comparisons are made on clocks aligned by the skew estimate.
+                        const std::int64_t delta =
+                            (s.orderTimeNs() - skewOf(s.node)) - (cause.orderTimeNs() - skewOf(cause.node));
+                        if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
+                            continue;
+                    }
                     if (!nodesRelate(corr.nodes, cause, s))
                         continue;
                     // A root-capable event is only explained by an earlier one (in the deterministic event order):
@@ -451,12 +475,15 @@ public:
                         continue;
                     best = static_cast<std::int64_t>(j);
                     bestCorr = c;
+                    bestByOrder = byOrder;
                 }
             }
             if (best >= 0) {
                 m_v.causeOf[i] = best;
                 m_v.linkVia[i] = m_catalog.correlators()[bestCorr].id;
                 m_v.linkRelation[i] = m_catalog.correlators()[bestCorr].relation;
+                if (bestByOrder)
+                    m_linkedByOrder.insert(i);
             }
         }
     }
@@ -618,7 +645,9 @@ private:
             if (i == p)
                 m_v.trail.push_back({ i, "cause" });
             else if (m_v.causeOf[i] >= 0 && rootOf(i) == p)
-                m_v.trail.push_back({ i, m_v.linkRelation[i] + " via " + m_v.linkVia[i] });
+                m_v.trail.push_back({ i,
+                    m_v.linkRelation[i] + " via " + m_v.linkVia[i]
+                        + (m_linkedByOrder.count(i) ? " (by line order: not timed)" : "") });
         }
 
         // Alternatives and why they lost.
@@ -669,6 +698,13 @@ private:
         if (!m_v.symptoms.empty())
             m_v.confidenceNotes.push_back("the cause explains "
                 + std::to_string(m_v.trail.size() - 1 - precursors - confirmations) + " later symptom(s)");
+        std::size_t byOrder = 0;
+        for (const auto& t : m_v.trail)
+            byOrder += m_linkedByOrder.count(t.event);
+        if (byOrder > 0)
+            m_v.confidenceNotes.push_back(std::to_string(byOrder)
+                + " link(s) rest on the order of lines in one file, not on times (their records carry none): how "
+                  "long after the cause they came is unknown");
         if (const std::string* peer = cause.field("peer_may_be_source"); peer && *peer == "true")
             m_v.confidenceNotes.push_back("NVIDIA's catalog says the device at the other end of this link may be the "
                                           "source (INVESTIGATE_PEER_DEVICE): check the peer GPU/NVSwitch too");
@@ -1019,6 +1055,7 @@ private:
     std::int64_t m_endT = INT64_MIN;
     std::int64_t m_firstFailure = INT64_MIN;
     std::int64_t m_episodeStart = INT64_MIN;
+    std::set<std::size_t> m_linkedByOrder; ///< events linked to their cause by their file's line order, not by time
     std::int64_t m_primary = -1;
     double m_confidence = 0;
     std::map<NodeId, std::int64_t> m_skew;

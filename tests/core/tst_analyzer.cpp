@@ -40,7 +40,7 @@ public:
         o.rank = rank;
         o.timeNs = t;
         o.precisionNs = precision;
-        o.quality = TimeQuality::Exact;
+        o.quality = t == INT64_MIN ? TimeQuality::Missing : TimeQuality::Exact;
         o.where.source = kind == SourceKind::Kernel ? 0 : 1;
         if (kind == SourceKind::Scheduler) {
             // A scheduler log (slurmd.log) only when a test adds scheduler records: coverage counts sources.
@@ -168,6 +168,58 @@ private Q_SLOTS:
         }
         QVERIFY2(sawOom, "no cuda.oom event");
         QVERIFY2(sawWatchdog, "no event of rank 2");
+    }
+
+    void untimedLinesOfOneFileAreLinkedByTheirOrder()
+    {
+        // One rank's stderr pasted without times: its CUDA OOM is followed by a watchdog timeout and an NCCL error.
+        // Order in the file is all that relates them, and it is enough for a symptom that comes after its cause.
+        const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 5 has a "
+                                "total capacity of 79.10 GiB of which 1.2 GiB is free.";
+        Builder b;
+        b.add(SourceKind::AppLog, "node-a", INT64_MIN, oom, 3, 0);
+        b.add(SourceKind::AppLog, "node-a", INT64_MIN, watchdog(3), 3, 0);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY(v.hasCause);
+        QCOMPARE(v.events[v.cause].type, std::string("cuda.oom"));
+        bool linked = false;
+        for (std::size_t i = 0; i < v.events.size(); ++i)
+            if (v.events[i].type == "pytorch.watchdog_timeout") {
+                QCOMPARE(v.causeOf[i], static_cast<std::int64_t>(v.cause));
+                linked = true;
+            }
+        QVERIFY2(linked, "no pytorch.watchdog_timeout event");
+        bool said = false;
+        for (const auto& t : v.trail)
+            said = said || t.why.find("by line order") != std::string::npos;
+        QVERIFY2(said, "the trail does not say the link rests on line order");
+        bool noted = false;
+        for (const auto& n : v.confidenceNotes)
+            noted = noted || n.find("order of lines") != std::string::npos;
+        QVERIFY2(noted, "no confidence note on links by line order");
+    }
+
+    void untimedLinesAreNotLinkedAgainstTheirOrderOrAcrossFiles()
+    {
+        // The watchdog line comes before the OOM in the file: the OOM cannot explain it. An untimed Xid in the kernel
+        // file and an untimed CUDA error in the application file have no order between them: no link either.
+        const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 5 has a "
+                                "total capacity of 79.10 GiB of which 1.2 GiB is free.";
+        Builder b;
+        b.add(SourceKind::AppLog, "node-a", INT64_MIN, watchdog(3), 3, 0);
+        b.add(SourceKind::AppLog, "node-a", INT64_MIN, oom, 3, 0);
+        b.add(SourceKind::Kernel, "node-a", INT64_MIN, kXid149, -1, 0);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        for (std::size_t i = 0; i < v.events.size(); ++i) {
+            if (v.events[i].type == "pytorch.watchdog_timeout" && v.causeOf[i] >= 0)
+                QFAIL(("the watchdog line before the OOM was linked to "
+                    + v.events[static_cast<std::size_t>(v.causeOf[i])].type)
+                          .c_str());
+            if (v.events[i].type == "cuda.oom" && v.causeOf[i] >= 0)
+                QFAIL(("the OOM in job.out was linked to " + v.events[static_cast<std::size_t>(v.causeOf[i])].type
+                    + " in another file, with no times")
+                          .c_str());
+        }
     }
 
     void causeOnOneNodeSymptomsOnOthers()

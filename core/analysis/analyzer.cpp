@@ -941,6 +941,10 @@ private:
         m_v.evidenceStatus = "hypothesis";
         m_v.domain = top.domain;
         m_v.subdomain = top.subdomain;
+        if (rule && rule->faultAtReporter)
+            for (const auto& nn : top.nodes)
+                if (std::find(m_v.originNodes.begin(), m_v.originNodes.end(), nn) == m_v.originNodes.end())
+                    m_v.originNodes.push_back(nn);
         std::set<std::size_t> supporting;
         std::size_t symptoms = 0;
         for (const auto& ev : top.evidence) {

@@ -63,7 +63,7 @@ bool EventSelector::matches(const Event& e) const
         return false;
     for (const auto& [key, values] : fields) {
         const std::string* v = e.field(key);
-        if (!v || std::find(values.begin(), values.end(), *v) == values.end())
+        if (std::find(values.begin(), values.end(), v ? *v : std::string()) == values.end())
             return false;
     }
     return true;
@@ -694,7 +694,7 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
 
 HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "description", "domain", "subdomain", "label", "action", "support", "confirm" });
+    checkKeys(n, { "id", "description", "domain", "subdomain", "label", "action", "support", "confirm", "fault_at" });
     HypothesisRule h;
     h.id = reqScalar(n, "id");
     h.origin = origin(rel, n);
@@ -703,6 +703,10 @@ HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML:
     h.subdomain = optScalar(n, "subdomain");
     h.label = optScalar(n, "label", h.domain + (h.subdomain.empty() ? "" : "/" + h.subdomain));
     h.action = optScalar(n, "action");
+    if (const std::string at = optScalar(n, "fault_at", "unknown"); at == "reporter")
+        h.faultAtReporter = true;
+    else if (at != "unknown")
+        fail(n["fault_at"], "bad-fault-at", "unknown 'fault_at' '" + at + "' (expected reporter or unknown)");
     auto weight = [](const YAML::Node& map, const char* key) {
         const double w = doubleValue(map, key, 0);
         if (w < 0 || w > 1)

@@ -31,6 +31,8 @@ struct EventSelector
     std::vector<std::string> domains;
     std::vector<std::string> subdomains;
     std::vector<std::string> severities;
+    /// Field values; an empty value also matches an event without that field (an optional capture that did not
+    /// take part).
     std::vector<std::pair<std::string, std::vector<std::string>>> fields;
 
     bool matches(const Event& e) const;
@@ -192,6 +194,10 @@ struct HypothesisRule
     std::string action;
     std::vector<HypothesisSupport> support; ///< most specific first: a symptom counts for its first match only
     std::vector<HypothesisConfirm> confirm;
+    /// The fault this hypothesis names sits on the node that reports it (its own GPU, memory or links), so a
+    /// leading hypothesis names those nodes as where it happened (never as blamed). Not so for a network fault,
+    /// whose reporter may only be the peer of the failed end.
+    bool faultAtReporter = false;
 };
 
 /// When a leading hypothesis is named (rules/catalog.yaml settings.hypothesis).

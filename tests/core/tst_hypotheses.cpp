@@ -323,6 +323,14 @@ private Q_SLOTS:
                                               "remote process exiting prematurely."
                                            << "unknown"
                                            << "";
+        QTest::addRow("step cancelled, no reason given")
+            << "slurmstepd: error: *** STEP 4714782.0 ON ib12gpu-001 CANCELLED AT 2023-11-29T15:47:21 ***"
+            << "scheduler"
+            << "cancelled";
+        QTest::addRow("lspci ACS redirect") << "ACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ "
+                                               "EgressCtrl- DirectTrans-"
+                                            << "infrastructure"
+                                            << "pcie-bus";
         QTest::addRow("watchdog timeout")
             << "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
                "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600418 milliseconds before timing out."
@@ -345,6 +353,40 @@ private Q_SLOTS:
         QCOMPARE(v.hypotheses.leading, domain != QStringLiteral("unknown"));
         QCOMPARE(v.confidenceLevel, std::string("low"));
         QVERIFY(v.blamedNodes.empty());
+    }
+
+    void aCancelAfterAFailedTaskIsNotCalledTheScheduler()
+    {
+        // srun saw a task exit with an error, then the step was cancelled: the cancellation may be srun ending the
+        // step, so neither reading leads.
+        Evidence ev;
+        ev.app("", -1, 0, "srun: error: node-01: task 3: Exited with exit code 1");
+        ev.app("", -1, 1, "slurmstepd: error: *** STEP 48213.0 ON node-02 CANCELLED AT 2026-11-02T10:15:02 ***");
+        const Verdict v = analyze(ev.get(), *tests::bundledCatalog());
+        QVERIFY2(!v.hypotheses.leading, verdictToText(v, ev.get()).c_str());
+        QCOMPARE(v.domain, std::string("unknown"));
+        QVERIFY2(v.hypotheses.candidates.size() >= 2, verdictToText(v, ev.get()).c_str());
+    }
+
+    void aFaultOnTheReporterNamesItsNodeWithoutBlame()
+    {
+        // A GPU memory fault reported by CUDA is the GPU of the rank that reported it: the node is named as where it
+        // happened, never blamed. A network error's reporter may only be the healthy end: no node is named.
+        Evidence ecc;
+        ecc.app("node-07", 3, 0, "torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered");
+        const Verdict v = analyze(ecc.get(), *tests::bundledCatalog());
+        QCOMPARE(v.subdomain, std::string("accelerator-memory"));
+        QCOMPARE(v.originNodes, std::vector<std::string> { "node-07" });
+        QVERIFY(v.blamedNodes.empty());
+
+        Evidence ib;
+        ib.app("node-02", 4, 0,
+            "node-02:48815:51399 [4] transport/net_ib.cc:2449 NCCL WARN NET/IB: Got completion from peer "
+            "10.10.0.3<52311> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_5");
+        const Verdict w = analyze(ib.get(), *tests::bundledCatalog());
+        QCOMPARE(w.subdomain, std::string("network-fabric"));
+        QVERIFY2(w.originNodes.empty(), verdictToText(w, ib.get()).c_str());
+        QVERIFY(w.blamedNodes.empty());
     }
 
     void hardwareCudaErrorExplainsTheRanksLaterException()

@@ -174,6 +174,7 @@ correlators:
   - id: hyp.boom
     domain: infrastructure
     subdomain: boom-fabric
+    fault_at: reporter
     support:
       - when: {event: test.boom, fields: {what: [gpu]}}
         weight: 0.6
@@ -195,6 +196,7 @@ correlators:
         QCOMPARE(hs[0].support.size(), std::size_t(2));
         QCOMPARE(hs[0].support[0].weight, 0.6);
         QCOMPARE(hs[0].confirm.size(), std::size_t(3));
+        QVERIFY(hs[0].faultAtReporter);
         QCOMPARE(hs[0].confirm[0].of, HypothesisConfirm::Of::Reporter);
         QCOMPARE(hs[0].confirm[0].silenceWeight, 0.4);
         QCOMPARE(hs[0].confirm[1].peerTemplate, std::string("{peer}"));
@@ -220,6 +222,9 @@ correlators:
                 + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
                                  "    confirm: [{source: kernel, of: peer, name: n, what: w}]\n")
                                                << QStringLiteral("missing-key");
+        QTest::addRow("unknown fault_at") << QString::fromUtf8(head)
+                + QStringLiteral("    fault_at: peer\n    support: [{when: {event: a.b}, weight: 0.5}]\n")
+                                          << QStringLiteral("bad-fault-at");
         QTest::addRow("unknown of") << QString::fromUtf8(head)
                 + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
                                  "    confirm: [{source: kernel, of: moon, name: n, what: w}]\n")
@@ -262,6 +267,14 @@ correlators:
         QVERIFY(s.matches(e));
         s.domains = { "workload" };
         QVERIFY(!s.matches(e));
+        // An empty value stands for "no such field": an optional capture that did not take part.
+        EventSelector absent;
+        absent.fields = { { "due", { "" } } };
+        QVERIFY(absent.matches(e));
+        e.fields.emplace_back("due", "PREEMPTION");
+        QVERIFY(!absent.matches(e));
+        e.fields.back().second.clear();
+        QVERIFY(absent.matches(e));
     }
 };
 

@@ -2,10 +2,10 @@
 #include "importers/bundle_loader.h"
 
 #include "core/util/huge_pages.h"
-#include "importers/archive_reader.h"
+#include "importers/bundle/manifest.h"
 #include "importers/file_parse.h"
-#include "importers/hostlist.h"
-#include "importers/manifest.h"
+#include "importers/support/archive_reader.h"
+#include "importers/support/hostlist.h"
 
 #include <algorithm>
 #include <cctype>

@@ -9,7 +9,7 @@
 
 #include "core/model/bundle_input.h"
 #include "core/model/evidence.h"
-#include "importers/archive_reader.h"
+#include "importers/support/archive_reader.h"
 
 #include <atomic>
 #include <functional>

@@ -4,7 +4,7 @@
 #include "importers/file_parse.h"
 
 #include "core/rules/template.h"
-#include "importers/hostlist.h"
+#include "importers/support/hostlist.h"
 
 #include <algorithm>
 #include <charconv>

@@ -6,8 +6,8 @@
 #include "core/model/evidence.h"
 #include "core/time/civil_time.h"
 #include "core/util/huge_pages.h"
-#include "importers/manifest.h"
-#include "importers/mapped_file.h"
+#include "importers/bundle/manifest.h"
+#include "importers/support/mapped_file.h"
 
 #include <atomic>
 #include <cstring>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON formats, read with simdjson: journalctl -o json (§6.1), logcli --output=jsonl (§2.2), Loki query_range
 // (§2.1) and Prometheus query_range / promql-snapshot envelopes (§4.1, §4.5).
-#include "importers/json_support.h"
+#include "importers/support/json_support.h"
 
 #include <simdjson.h>
 

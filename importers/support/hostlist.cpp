@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/hostlist.h"
+#include "importers/support/hostlist.h"
 
 #include <charconv>
 

@@ -4,7 +4,7 @@
 // observation per fact, written as "key=value" text the rule catalog matches ("pod ml/x container trainer
 // terminated reason=OOMKilled exitCode=137").
 #include "core/util/yaml_nodes.h"
-#include "importers/json_support.h"
+#include "importers/support/json_support.h"
 
 #include <simdjson.h>
 #include <yaml-cpp/yaml.h>

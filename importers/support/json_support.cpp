@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/json_support.h"
+#include "importers/support/json_support.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/mapped_file.h"
+#include "importers/support/mapped_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

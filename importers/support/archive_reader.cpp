@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/archive_reader.h"
+#include "importers/support/archive_reader.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/manifest.h"
+#include "importers/bundle/manifest.h"
 
 #include "core/time/civil_time.h"
 #include "core/util/yaml_nodes.h"

@@ -2,8 +2,15 @@
 #include "importers/bundle_loader.h"
 
 #include "core/util/huge_pages.h"
+#include "importers/application/application_parsers.h"
 #include "importers/bundle/manifest.h"
+#include "importers/fabric_manager/fabric_manager_parsers.h"
 #include "importers/file_parse.h"
+#include "importers/kernel/kernel_parsers.h"
+#include "importers/kubernetes/kubernetes_parsers.h"
+#include "importers/loki/loki_parsers.h"
+#include "importers/prometheus/prometheus_parsers.h"
+#include "importers/slurm/slurm_parsers.h"
 #include "importers/support/archive_reader.h"
 #include "importers/support/hostlist.h"
 

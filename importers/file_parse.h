@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// What one format parser receives (the shared, read-only bundle context) and produces (one FileParse per file).
-// Parsers run in parallel, one file each; FileParse is merged into the EvidenceSet on one thread.
+// The contract between the bundle import and the format parsers: what one parser receives (the shared, read-only
+// bundle context) and produces (one FileParse per file, or per chunk of a large file). Parsers run in parallel, one
+// file or chunk each; FileParse is merged into the EvidenceSet on one thread. The parsers themselves live in one
+// folder per source family (slurm/, kernel/, loki/, ...).
 #pragma once
 
 #include "core/model/evidence.h"
@@ -146,137 +148,5 @@ template <class Fn> void FileParse::eachLine(Fn&& fn)
         warn(source.lines, data.size(), "truncated", "file ends mid-line (the collector may have cut it short)");
     }
 }
-
-// Format parsers (each fills `fp` from fp.data).
-void parseSacctParsable(FileParse& fp, const BundleContext& ctx);
-void parseSacctJson(FileParse& fp, const BundleContext& ctx);
-void parseSlurmDaemonLog(FileParse& fp, const BundleContext& ctx);
-void parseJobLog(FileParse& fp, const BundleContext& ctx);
-void parseDmesg(FileParse& fp, const BundleContext& ctx);
-void parseSyslog(FileParse& fp, const BundleContext& ctx);
-void parseFabricManager(FileParse& fp, const BundleContext& ctx);
-void parseJournalJson(FileParse& fp, const BundleContext& ctx);
-void parseLogcliJsonl(FileParse& fp, const BundleContext& ctx);
-void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx);
-void parsePromql(FileParse& fp, const BundleContext& ctx);
-void parseGenericText(FileParse& fp, const BundleContext& ctx);
-void parseKubectlLogs(FileParse& fp, const BundleContext& ctx);
-void parseCriLog(FileParse& fp, const BundleContext& ctx);
-void parseDockerJson(FileParse& fp, const BundleContext& ctx);
-void parseK8sEvents(FileParse& fp, const BundleContext& ctx);
-void parseK8sPods(FileParse& fp, const BundleContext& ctx);
-void parseKueueWorkload(FileParse& fp, const BundleContext& ctx);
-void parseKubectlEventsTable(FileParse& fp, const BundleContext& ctx);
-void parseKubectlDescribe(FileParse& fp, const BundleContext& ctx);
-void parseComponentLog(FileParse& fp, const BundleContext& ctx);
-
-/// Quotes a free-text value for the "key=value" text of a Kubernetes record (the JSON and the kubectl text readers
-/// write the same text, so one rule matches both): '"' becomes '\"' and a newline the two characters "\n".
-std::string quoteRecordValue(std::string_view s);
-
-/// kubectl's text output by its first lines: "kubectl-events-table", "kubectl-describe", or "" (sets `reason`).
-std::string_view kubectlTextFormat(std::string_view head, std::string& reason);
-/// True when `line` has the envelope of a Kubernetes component's log: klog ("I1102 10:15:01.123456 1 file.go:12] "),
-/// Go's log package ("2026/11/02 10:15:01 ") or logrus/slog text ('time="..." level=').
-bool componentLogLine(std::string_view line);
-
-/// glog/klog header time "1102 10:15:06.211734912" (MMDD HH:MM:SS.frac) read in `year`. Returns the bytes used, 0
-/// when `s` does not start with one.
-std::size_t parseGlogTime(std::string_view s, int year, core::CivilTime& t);
-
-/// Fills a metric series' name, node (Hostname/node labels, else the scrape instance's IP via the manifest, else the
-/// file's host), GPU index and device from its labels (sorted here).
-void identifyMetric(core::MetricSeries& ms, FileParse& fp, const BundleContext& ctx);
-void parsePromText(FileParse& fp, const BundleContext& ctx);
-void parseScontrol(FileParse& fp, const BundleContext& ctx);
-void parseLogcliText(FileParse& fp, const BundleContext& ctx);
-
-/// Status of a JSON document that failed to parse: a document that starts like JSON but does not end like it was
-/// cut short (truncated); anything else (an HTML error page, a plain-text 429 body) is an error.
-core::CoverageStatus failedJsonStatus(std::string_view bytes);
-
-/// Length of the "facility:level: " prefix that `dmesg --decode` (-x) writes before each record ("kern  :err   : ",
-/// names padded to six columns), or 0 when `line` does not start with one.
-std::size_t dmesgDecodePrefix(std::string_view line);
-
-/// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
-core::SourceKind kindForIdentifier(std::string_view ident);
-
-/// Pod name → node name from a pods JSON file (a v1 List or a single Pod); empty when the text is not one.
-std::map<std::string, std::string> podNodesFromJson(std::string_view bytes);
-
-/// Boot time of the host that wrote a journalctl -o json file, from a record's __REALTIME_TIMESTAMP minus its
-/// __MONOTONIC_TIMESTAMP: the anchor that places raw dmesg stamps of the same boot when no manifest gives one.
-/// Returns false when the first records hold no such pair.
-bool journalBootAnchor(std::string_view bytes, std::string& host, std::int64_t& bootNs);
-
-/// What the labels of a log stream (a Loki stream, §2.4) say about its records. A record's own content wins: a
-/// host it names, its srun label, its [rankN]: prefix.
-struct StreamIdentity
-{
-    std::string_view node; ///< the node the stream's records come from, "" when the labels name none
-    /// `node` is the shipping agent's own host (host/hostname/instance), not a pod's node: it is applied after the
-    /// rank → node map (see FileParse::agentHostNodes).
-    bool agentHost = false;
-    std::int32_t rank = -1; ///< a rank/global_rank label
-};
-
-/// Labels of one Loki stream or record as (name, value); the first entry of a name wins, so a record's own labels
-/// go before the manifest's common labels.
-using LokiLabels = std::vector<std::pair<std::string_view, std::string_view>>;
-
-/// The node, rank and pod-derived node a Loki stream's labels give its records (priority order documented in
-/// loki_labels.cpp). A job log on a shared filesystem carries the collector's labels (trap 3, §9.7): there no
-/// label names the record's node.
-StreamIdentity lokiStreamIdentity(const LokiLabels& labels, const BundleContext& ctx);
-/// A kernel stream (transport="kernel", or a journald job): its records are the labelled host's, whatever the file.
-bool lokiKernelStream(const LokiLabels& labels);
-
-/// Application-log line handling shared by job logs and Loki streams: strips launcher prefixes (srun label,
-/// [rankN]:, [defaultN]:), finds the record's own time and host, and stores the observation.
-class AppLogLineReader
-{
-public:
-    AppLogLineReader(FileParse& fp, const BundleContext& ctx)
-        : m_fp(fp)
-        , m_ctx(ctx)
-    { }
-    /// `fallbackNs` (Loki's own timestamp) is used when the line carries no time; `stream` (the stream's labels:
-    /// a pod's node, the agent's host, a rank) when the line names no host or rank itself.
-    void read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
-        std::int64_t fallbackNs = INT64_MIN, const StreamIdentity& stream = {});
-    /// Emits what is still grouped (a traceback the input ends in). Call once after the last read().
-    void flush();
-
-private:
-    struct PendingTraceback
-    {
-        std::string text;
-        int task = -1;
-        int rank = -1;
-        std::string rayIp;
-        std::string streamNode;
-        bool streamAgentHost = false;
-        std::int32_t streamRank = -1;
-        std::uint64_t line = 0;
-        std::uint64_t offset = 0;
-        std::uint64_t end = 0;
-        std::int64_t fallbackNs = INT64_MIN;
-        int lines = 1;
-    };
-    static constexpr int kMaxTracebackLines = 400;
-
-    void addRecord(std::string_view text, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
-        std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, const StreamIdentity& stream);
-    /// torchrun's failure summary: "  host      : node-02" then "  rank      : 12 (local_rank: 4)" in one stream
-    /// state that rank's node.
-    void noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey);
-
-    FileParse& m_fp;
-    const BundleContext& m_ctx;
-    std::string m_key; ///< scratch for "host:pid"
-    std::map<std::pair<int, int>, PendingTraceback> m_tracebacks; ///< open tracebacks per (srun task, rank)
-    std::map<std::pair<int, int>, std::string> m_summaryHost; ///< last torchrun summary "host :" per stream
-};
 
 } // namespace faultline::importers

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Loki stream labels → the node and rank of the stream's records. The labels depend on
 // the shipping agent's relabel configuration, so several spellings are accepted, most specific first.
-#include "importers/file_parse.h"
+#include "importers/loki/loki_parsers.h"
 
 #include <charconv>
 

@@ -2,6 +2,7 @@
 #include "importers/support/json_support.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace faultline::importers {
 
@@ -60,6 +61,14 @@ std::string_view stringAt(simdjson::simdjson_result<dom::element> obj, std::stri
 std::string errorText(simdjson::error_code e)
 {
     return simdjson::error_message(e);
+}
+
+std::int64_t parseInt64(std::string_view s, bool& ok)
+{
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    ok = ec == std::errc() && p == s.data() + s.size();
+    return v;
 }
 
 bool parseDocument(FileParse& fp, dom::parser& parser, dom::element& doc, const char* what)

@@ -11,7 +11,13 @@
 #include <string>
 #include <string_view>
 
-namespace faultline::importers::json {
+namespace faultline::importers {
+
+/// Status of a JSON document that failed to parse: a document that starts like JSON but does not end like it was
+/// cut short (truncated); anything else (an HTML error page, a plain-text 429 body) is an error.
+core::CoverageStatus failedJsonStatus(std::string_view bytes);
+
+namespace json {
 
 namespace dom = simdjson::dom;
 
@@ -22,6 +28,10 @@ std::string_view stringAt(dom::element obj, std::string_view key);
 std::string_view stringAt(simdjson::simdjson_result<dom::element> obj, std::string_view key);
 
 std::string errorText(simdjson::error_code e);
+
+/// An integer written as a JSON string (journald's microseconds, Loki's nanoseconds); `ok` says whether all of `s`
+/// was one.
+std::int64_t parseInt64(std::string_view s, bool& ok);
 
 /// Parses `fp.data` as one JSON document (an API response, an object list). On failure: status truncated (the
 /// document starts like JSON and is cut short) or error, and a json-malformed warning naming `what`.
@@ -42,4 +52,5 @@ private:
     std::uint64_t m_line = 1;
 };
 
-} // namespace faultline::importers::json
+} // namespace json
+} // namespace faultline::importers

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kernel and host logs: the kernel ring buffer (dmesg in its stamp formats), syslog text (RFC 3164, RFC 5424,
+// journalctl's short formats) and journalctl -o json. Each parser fills `fp` from fp.data.
+#pragma once
+
+#include "importers/file_parse.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace faultline::importers {
+
+void parseDmesg(FileParse& fp, const BundleContext& ctx);
+void parseSyslog(FileParse& fp, const BundleContext& ctx);
+void parseJournalJson(FileParse& fp, const BundleContext& ctx);
+
+/// Length of the "facility:level: " prefix that `dmesg --decode` (-x) writes before each record ("kern  :err   : ",
+/// names padded to six columns), or 0 when `line` does not start with one.
+std::size_t dmesgDecodePrefix(std::string_view line);
+
+/// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
+core::SourceKind kindForIdentifier(std::string_view ident);
+
+/// Boot time of the host that wrote a journalctl -o json file, from a record's __REALTIME_TIMESTAMP minus its
+/// __MONOTONIC_TIMESTAMP: the anchor that places raw dmesg stamps of the same boot when no manifest gives one.
+/// Returns false when the first records hold no such pair.
+bool journalBootAnchor(std::string_view bytes, std::string& host, std::int64_t& bootNs);
+
+} // namespace faultline::importers

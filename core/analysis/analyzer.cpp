@@ -6,6 +6,7 @@
 // low-confidence hypothesis that is not confirmed, never as a cause.
 #include "core/analysis/analyzer.h"
 
+#include "core/rules/aggregation.h"
 #include "core/rules/extraction.h"
 #include "core/rules/template.h"
 #include "core/time/civil_time.h"
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <set>
 #include <system_error>
 #include <thread>
@@ -359,6 +361,36 @@ public:
         std::sort(m_events.begin(), m_events.end(), eventLess);
     }
 
+    /// Phase 2b: aggregates. Facts read from many events (one GPU faulting under several processes, nodes on
+    /// different versions) join the events in their time order; the events each was read from are linked to it
+    /// with the relation its rule names, before any correlator runs.
+    void aggregate()
+    {
+        std::vector<AggregateResult> results = runAggregates(m_catalog, m_events, m_v.nodes);
+        if (results.empty())
+            return;
+        const std::size_t before = m_events.size();
+        for (auto& r : results)
+            m_events.push_back(std::move(r.event));
+        std::vector<std::size_t> order(m_events.size());
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::stable_sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return eventLess(m_events[a], m_events[b]); });
+        std::vector<std::size_t> at(order.size());
+        std::vector<Event> sorted;
+        sorted.reserve(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            at[order[k]] = k;
+            sorted.push_back(std::move(m_events[order[k]]));
+        }
+        m_events = std::move(sorted);
+        for (std::size_t k = 0; k < results.size(); ++k) {
+            const AggregateRule& rule = m_catalog.aggregates()[results[k].rule];
+            for (std::size_t m : results[k].members)
+                m_memberLinks.push_back({ at[m], at[before + k], rule.id, rule.members });
+        }
+    }
+
     /// Clock skew between nodes, estimated from collectives every node timed out on: ranks enqueue a collective
     /// within milliseconds of each other, so "timeout time - ran for" of one SeqNum should agree on every node.
     /// Per node: the median difference to the all-node median over every such collective. Only an estimate shown
@@ -424,6 +456,13 @@ public:
         m_v.causeOf.assign(n, -1);
         m_v.linkVia.assign(n, {});
         m_v.linkRelation.assign(n, {});
+        // An event an aggregate was read from belongs to it (the first such aggregate, when several read it).
+        for (const auto& l : m_memberLinks)
+            if (m_v.causeOf[l.member] < 0) {
+                m_v.causeOf[l.member] = static_cast<std::int64_t>(l.aggregate);
+                m_v.linkVia[l.member] = l.rule;
+                m_v.linkRelation[l.member] = l.relation;
+            }
         std::vector<std::vector<std::size_t>> causesOf(m_catalog.correlators().size());
         for (std::size_t c = 0; c < m_catalog.correlators().size(); ++c)
             for (std::size_t j = 0; j < n; ++j)
@@ -436,6 +475,8 @@ public:
             return false;
         };
         for (std::size_t i = 0; i < n; ++i) {
+            if (m_v.causeOf[i] >= 0)
+                continue;
             const Event& s = m_events[i];
             std::int64_t best = -1;
             std::size_t bestCorr = 0;
@@ -1059,6 +1100,14 @@ private:
     std::int64_t m_endT = INT64_MIN;
     std::int64_t m_firstFailure = INT64_MIN;
     std::int64_t m_episodeStart = INT64_MIN;
+    struct MemberLink
+    {
+        std::size_t member = 0;
+        std::size_t aggregate = 0;
+        std::string rule;
+        std::string relation;
+    };
+    std::vector<MemberLink> m_memberLinks; ///< events linked to the aggregate event read from them
     std::set<std::size_t> m_linkedByOrder; ///< events linked to their cause by their file's line order, not by time
     std::int64_t m_primary = -1;
     double m_confidence = 0;
@@ -1090,6 +1139,7 @@ Verdict analyze(const EvidenceSet& evidence, const RuleCatalog& catalog, const A
     run.filter();
     if (cancelled())
         return v;
+    run.aggregate();
     run.estimateSkew();
     run.correlate();
     run.selectCause();

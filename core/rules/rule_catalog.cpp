@@ -81,7 +81,7 @@ const LookupTable* RuleCatalog::table(std::string_view name) const
 
 std::size_t RuleCatalog::ruleCount() const
 {
-    return m_extractors.size() + m_filters.size() + m_correlators.size() + m_metricRules.size();
+    return m_extractors.size() + m_filters.size() + m_correlators.size() + m_metricRules.size() + m_aggregates.size();
 }
 
 const std::vector<std::size_t>& RuleCatalog::extractorsFor(SourceKind kind) const
@@ -353,6 +353,7 @@ private:
     Correlator readCorrelator(const std::string& rel, const YAML::Node& n);
     MetricRule readMetricRule(const std::string& rel, const YAML::Node& n);
     HypothesisRule readHypothesis(const std::string& rel, const YAML::Node& n);
+    AggregateRule readAggregate(const std::string& rel, const YAML::Node& n);
     void checkReferences();
     void buildPrefilters();
 
@@ -761,7 +762,8 @@ HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML:
 void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
 {
     try {
-        checkKeys(doc, { "pack", "description", "extractors", "filters", "correlators", "metrics", "hypotheses" });
+        checkKeys(doc,
+            { "pack", "description", "extractors", "filters", "correlators", "metrics", "hypotheses", "aggregates" });
         (void)reqScalar(doc, "pack");
     } catch (const LoadError& e) {
         addDiag(Severity::Error, rel, e, {});
@@ -777,6 +779,72 @@ void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
         [&](const YAML::Node& n) { m_catalog->m_metricRules.push_back(readMetricRule(rel, n)); });
     eachRule(rel, doc["hypotheses"], "hypotheses",
         [&](const YAML::Node& n) { m_catalog->m_hypotheses.push_back(readHypothesis(rel, n)); });
+    eachRule(rel, doc["aggregates"], "aggregates",
+        [&](const YAML::Node& n) { m_catalog->m_aggregates.push_back(readAggregate(rel, n)); });
+}
+
+AggregateRule CatalogReader::readAggregate(const std::string& rel, const YAML::Node& n)
+{
+    checkKeys(n,
+        { "id", "description", "over", "group_by", "distinct", "at_least", "event", "role", "domain", "subdomain",
+            "severity", "action", "label", "priority", "members", "tests" });
+    AggregateRule a;
+    a.id = reqScalar(n, "id");
+    a.origin = origin(rel, n);
+    a.description = optScalar(n, "description");
+    if (!n["over"].IsDefined())
+        fail(n, "missing-key", "an aggregate needs 'over', the selector of the events it reads");
+    a.over = selectorValue(n["over"], "over");
+    a.groupBy = scalarList(n, "group_by");
+    a.distinct = reqScalar(n, "distinct");
+    const int atLeast = intValue(n, "at_least", 2);
+    if (atLeast < 2)
+        fail(n["at_least"], "bad-number", "'at_least' must be 2 or more (one value is no difference)");
+    a.atLeast = static_cast<std::size_t>(atLeast);
+    a.eventType = reqScalar(n, "event");
+    a.role = roleValue(n, "role", Role::Context);
+    a.domain = optScalar(n, "domain", "unknown");
+    a.subdomain = optScalar(n, "subdomain");
+    a.severity = optScalar(n, "severity", "warning");
+    a.action = optScalar(n, "action");
+    a.labelTemplate = optScalar(n, "label", a.eventType);
+    a.priority = intValue(n, "priority", 0);
+    a.members = optScalar(n, "members", "companion");
+    static const std::set<std::string> kRelations = { "symptom", "companion", "precursor", "confirmation" };
+    if (!kRelations.count(a.members))
+        fail(n["members"], "bad-relation",
+            "unknown relation '" + a.members + "' (expected symptom, companion, precursor or confirmation)");
+    if (const YAML::Node tests = n["tests"]; tests.IsDefined()) {
+        if (!tests.IsSequence())
+            fail(tests, "not-a-list", "'tests' must be a list");
+        for (const auto& t : tests) {
+            checkKeys(t, { "lines", "source", "expect" });
+            AggregateTest at;
+            at.origin = origin(rel, t);
+            // Each line is a record, or {node, line} for a record of that node's file.
+            const YAML::Node lines = t["lines"];
+            if (!lines.IsDefined() || !lines.IsSequence() || lines.size() == 0)
+                fail(lines.IsDefined() ? lines : t, "missing-key",
+                    "an aggregate test needs 'lines', the records in file order");
+            for (const auto& l : lines) {
+                if (l.IsMap()) {
+                    checkKeys(l, { "node", "line" });
+                    at.nodes.push_back(reqScalar(l, "node"));
+                    at.lines.push_back(reqScalar(l, "line"));
+                } else {
+                    at.nodes.emplace_back();
+                    at.lines.push_back(scalar(l, "lines"));
+                }
+            }
+            if (auto src = optScalar(t, "source"); !src.empty() && !sourceKindFromName(src, at.source))
+                fail(t["source"], "bad-source-kind", "unknown source kind '" + src + "'");
+            readExpect(t, a.eventType, at.expectNone, at.expectType, nullptr, at.expectFields);
+            a.tests.push_back(std::move(at));
+        }
+    }
+    if (a.tests.empty())
+        fail(n, "no-tests", "every aggregate needs at least one test (key 'tests')");
+    return a;
 }
 
 void CatalogReader::checkReferences()

@@ -119,6 +119,45 @@ struct Correlator
     std::string relation; ///< symptom | companion | precursor | confirmation
 };
 
+/// An aggregate rule's own test: records in file order (each through every extractor) and what the aggregate must
+/// (or must not) make of the events they give.
+struct AggregateTest
+{
+    RuleOrigin origin;
+    std::vector<std::string> lines;
+    std::vector<std::string> nodes; ///< per line: the node its file belongs to ("" for none)
+    SourceKind source = SourceKind::Other;
+    bool expectNone = false;
+    std::string expectType;
+    std::vector<std::pair<std::string, std::string>> expectFields;
+};
+
+/// A fact no single record states, read from many events: those `over` selects, grouped by `groupBy` (the event's
+/// node, gpu or rank, or a field), take at least `atLeast` different values of field `distinct` within a group
+/// (one GPU faulting under many processes; nodes of one job on different NCCL versions). Each such group makes one
+/// event, placed at the record that made the count (the first of its at_least-th value), and the grouped events
+/// become its `members`.
+struct AggregateRule
+{
+    std::string id;
+    std::string description;
+    RuleOrigin origin;
+    EventSelector over;
+    std::vector<std::string> groupBy; ///< "node", "gpu", "rank" or a field name; empty: the whole evidence
+    std::string distinct; ///< the field whose values are counted
+    std::size_t atLeast = 2;
+    std::string eventType;
+    Role role = Role::Context;
+    std::string domain = "unknown";
+    std::string subdomain;
+    std::string severity = "warning";
+    std::string action;
+    std::string labelTemplate;
+    int priority = 0;
+    std::string members = "companion"; ///< the grouped events' relation to the new event
+    std::vector<AggregateTest> tests;
+};
+
 /// A metric rule's own test: a series written "value@offset ..." (e.g. "0@0s 12@15s 640@30s").
 struct MetricTest
 {
@@ -238,6 +277,7 @@ public:
     const std::vector<Correlator>& correlators() const { return m_correlators; }
     const std::vector<MetricRule>& metricRules() const { return m_metricRules; }
     const std::vector<HypothesisRule>& hypotheses() const { return m_hypotheses; }
+    const std::vector<AggregateRule>& aggregates() const { return m_aggregates; }
     const LookupTable* table(std::string_view name) const;
     std::size_t ruleCount() const;
 
@@ -263,6 +303,7 @@ private:
     std::vector<Correlator> m_correlators;
     std::vector<MetricRule> m_metricRules;
     std::vector<HypothesisRule> m_hypotheses;
+    std::vector<AggregateRule> m_aggregates;
     std::vector<LookupTable> m_tables;
     std::map<SourceKind, std::vector<std::size_t>> m_byKind;
     std::map<SourceKind, std::unique_ptr<PrefilterSet>> m_sets;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Runs every extractor's own tests (rules/packs/*.yaml, key `tests`) against the whole catalog, so a test also
-// catches a rule that another rule shadows or supersedes.
+// Runs the own tests of every extractor, metric rule and aggregate (rules/packs/*.yaml, key `tests`) against the
+// whole catalog, so a test also catches a rule that another rule shadows or supersedes.
 #pragma once
 
 #include "core/rules/rule_catalog.h"

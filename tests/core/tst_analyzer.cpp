@@ -222,6 +222,68 @@ private Q_SLOTS:
         }
     }
 
+    void oneGpuFaultingUnderManyProcessesIsTheGpu()
+    {
+        // Xid 31 alone is an application's page fault; the same GPU faulting under three unrelated processes is the
+        // GPU. The aggregate is the cause, and the Xid 31s it was read from are its companions.
+        auto xid31 = [](int pid) {
+            return "NVRM: Xid (PCI:0000:db:00): 31, pid=" + std::to_string(pid)
+                + ", Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_10 faulted @ 0x7fd7_90743000. "
+                  "Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ";
+        };
+        Builder b;
+        b.add(SourceKind::Kernel, "node-a", T0, xid31(13641));
+        b.add(SourceKind::Kernel, "node-a", T0 + 60 * kNsPerSec, xid31(14323));
+        b.add(SourceKind::Kernel, "node-a", T0 + 120 * kNsPerSec, xid31(33275));
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY2(v.hasCause, verdictToText(v, b.get()).c_str());
+        QCOMPARE(v.events[v.cause].type, std::string("gpu.repeated_fault"));
+        QCOMPARE(v.domain, std::string("infrastructure"));
+        QCOMPARE(v.events[v.cause].gpu, std::string("0000:db:00.0"));
+        std::size_t companions = 0;
+        for (std::size_t i = 0; i < v.events.size(); ++i)
+            if (v.events[i].type == "gpu.xid") {
+                QCOMPARE(v.causeOf[i], static_cast<std::int64_t>(v.cause));
+                QCOMPARE(v.linkRelation[i], std::string("companion"));
+                ++companions;
+            }
+        QCOMPARE(companions, std::size_t(3));
+
+        // Two processes are not enough: the last Xid 31 stays an application fault.
+        Builder two;
+        two.add(SourceKind::Kernel, "node-a", T0, xid31(13641));
+        two.add(SourceKind::Kernel, "node-a", T0 + 60 * kNsPerSec, xid31(14323));
+        const Verdict w = analyze(two.get(), *tests::bundledCatalog());
+        for (const auto& e : w.events)
+            QVERIFY2(e.type != "gpu.repeated_fault", verdictToText(w, two.get()).c_str());
+    }
+
+    void nodesOnDifferentVersionsAreAConfigurationFault()
+    {
+        // Two nodes run NCCL 2.27.3, one runs 2.19.3; their collectives then fail at initialisation.
+        Builder b;
+        b.add(SourceKind::AppLog, "node-a", T0, "node-a:51202:51202 [0] NCCL INFO NCCL version 2.27.3+cuda12.9", 0);
+        b.add(SourceKind::AppLog, "node-b", T0 + kNsPerSec,
+            "node-b:61202:61202 [0] NCCL INFO NCCL version 2.27.3+cuda12.9", 8);
+        b.add(SourceKind::AppLog, "node-c", T0 + 2 * kNsPerSec,
+            "node-c:41202:41202 [0] NCCL INFO NCCL version 2.19.3+cuda12.3", 16);
+        b.add(SourceKind::AppLog, "node-a", T0 + 30 * kNsPerSec,
+            "node-a:51202:51202 [0] transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, "
+            "len 0, vendor err 129",
+            0);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY2(v.hasCause, verdictToText(v, b.get()).c_str());
+        QCOMPARE(v.events[v.cause].type, std::string("config.version_mismatch"));
+        QCOMPARE(v.outcome, std::string("configuration_failure"));
+        QCOMPARE(tests::causeNodeName(v), std::string("node-c"));
+        VERIFY_CONTAINS(QString::fromStdString(v.events[v.cause].label), "2.27.3 on node-a, node-b; 2.19.3 on node-c");
+        bool explained = false;
+        for (std::size_t i = 0; i < v.events.size(); ++i)
+            if (v.events[i].type == "nccl.ib_completion_error")
+                explained = v.causeOf[i] == static_cast<std::int64_t>(v.cause);
+        QVERIFY2(explained, "the IB completion error is not a symptom of the version mismatch");
+    }
+
     void causeOnOneNodeSymptomsOnOthers()
     {
         Builder b;

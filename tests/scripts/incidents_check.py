@@ -41,21 +41,29 @@ def pci(text):
 
 
 def culprit_check(expected, verdict):
-    """None when the thread names no culprit; else (all named parts match, what the verdict named)."""
+    """None when the thread names no culprit; else (all named parts match, what the verdict named, whether a part
+    the verdict named contradicts the thread). A part the verdict leaves unnamed (no node in evidence that names
+    none) is missed, not contradicted."""
     if not expected:
         return None
     cause = verdict.get("cause") or {}
     got = {"node": cause.get("node"), "rank": cause.get("rank"), "device": cause.get("gpu")}
-    ok = True
+    ok, contradicted = True, False
     if "node" in expected:
         nodes = {str(n).lower() for n in [cause.get("node"), *verdict.get("blamed_nodes", []),
                                           *verdict.get("origin_nodes", [])] if n}
-        ok &= str(expected["node"]).lower() in nodes
+        match = str(expected["node"]).lower() in nodes
+        ok &= match
+        contradicted |= bool(nodes) and not match
     if "rank" in expected:
-        ok &= cause.get("rank") is not None and int(cause["rank"]) == int(expected["rank"])
+        match = cause.get("rank") is not None and int(cause["rank"]) == int(expected["rank"])
+        ok &= match
+        contradicted |= cause.get("rank") is not None and not match
     if "device" in expected:
-        ok &= cause.get("gpu") is not None and pci(cause["gpu"]) == pci(expected["device"])
-    return ok, {k: v for k, v in got.items() if v is not None}
+        match = cause.get("gpu") is not None and pci(cause["gpu"]) == pci(expected["device"])
+        ok &= match
+        contradicted |= cause.get("gpu") is not None and not match
+    return ok, {k: v for k, v in got.items() if v is not None}, contradicted
 
 
 def judge(expected, verdict):
@@ -70,7 +78,7 @@ def judge(expected, verdict):
     sub_right = domain_right and bool(expected.get("subdomain")) and verdict.get("subdomain") == expected["subdomain"]
     culprit = culprit_check(expected["culprit"], verdict)
     # A named culprit the verdict contradicts is wrong even in the right domain: it drains the wrong node.
-    culprit_wrong = culprit is not None and not culprit[0] and not inconclusive and bool(culprit[1])
+    culprit_wrong = culprit is not None and not inconclusive and culprit[2]
     if inconclusive:
         klass = "inconclusive"
     elif domain_right and not culprit_wrong:
@@ -124,7 +132,7 @@ def main(argv):
     def cul(j):
         if j["culprit"] is None:
             return "-"
-        return "right" if j["culprit"][0] else ("wrong" if j["culprit"][1] else "missed")
+        return "right" if j["culprit"][0] else ("wrong" if j["culprit"][2] else "missed")
 
     total = len(rows)
     named = [r for r in rows if r[3]["culprit"] is not None]

@@ -71,6 +71,20 @@ void RulesModel::setResult(const AnalysisResult& result)
                                   qs(r.eventType).toHtmlEscaped(), qs(r.metricText).toHtmlEscaped());
             m_rows.push_back(std::move(row));
         }
+        for (const auto& r : c->aggregates()) {
+            Row row;
+            row.id = qs(r.id);
+            row.kind = tr("aggregate");
+            row.domain = domainOf(r.domain, r.subdomain);
+            row.origin = where(r.origin);
+            row.tests = static_cast<int>(r.tests.size());
+            row.details = tr("<b>%1</b> — %2<br>makes <tt>%3</tt> when %4 take %5 or more values of <tt>%6</tt>")
+                              .arg(row.id.toHtmlEscaped(), qs(r.description).toHtmlEscaped(),
+                                  qs(r.eventType).toHtmlEscaped(), selectorText(r.over).toHtmlEscaped())
+                              .arg(static_cast<qulonglong>(r.atLeast))
+                              .arg(qs(r.distinct).toHtmlEscaped());
+            m_rows.push_back(std::move(row));
+        }
         for (const auto& r : c->correlators()) {
             Row row;
             row.id = qs(r.id);

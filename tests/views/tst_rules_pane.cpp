@@ -30,7 +30,7 @@ private Q_SLOTS:
         model.setResult(result);
         const auto& c = *result.catalog;
         const int expected = static_cast<int>(c.extractors().size() + c.metricRules().size() + c.correlators().size()
-            + c.filters().size() + c.hypotheses().size());
+            + c.filters().size() + c.hypotheses().size() + c.aggregates().size());
         QCOMPARE(model.rowCount(), expected);
         // The Xid rule made the cause, and its row counts every gpu.xid event of the verdict.
         const auto& v = *result.verdict;

@@ -153,6 +153,9 @@ void Extraction::emit(
     e.action = expandTemplate(e.action, lookup); // an action may name the device ("mlxlink -d {hca}")
     if (!rule.nodeTemplate.empty())
         raw.nodeHint = expandTemplate(rule.nodeTemplate, lookup);
+    // A job's own record (its accounting row) is about the job, not about the host whose file holds it.
+    if (rule.jobLevel && raw.nodeHint.empty())
+        e.node = kNoNode;
     if (!rule.rankTemplate.empty()) {
         const std::string r = expandTemplate(rule.rankTemplate, lookup);
         int v = -1;

@@ -186,6 +186,18 @@ int intValue(const YAML::Node& map, const char* key, int def)
         map, key, def, [](const std::string& s, std::size_t* used) { return std::stoi(s, used); }, "an integer");
 }
 
+bool boolValue(const YAML::Node& map, const char* key, bool def)
+{
+    const std::string s = optScalar(map, key);
+    if (s.empty())
+        return def;
+    if (s == "true")
+        return true;
+    if (s == "false")
+        return false;
+    fail(map[key], "bad-bool", std::string("'") + key + "' must be true or false, not '" + s + "'");
+}
+
 double doubleValue(const YAML::Node& map, const char* key, double def)
 {
     return numberValue<double>(
@@ -502,8 +514,8 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
 {
     checkKeys(n,
         { "id", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role", "domain", "subdomain",
-            "severity", "action", "priority", "label", "node", "rank", "gpu", "lookup", "fields", "supersedes",
-            "tests" });
+            "severity", "action", "priority", "label", "node", "rank", "gpu", "job_level", "lookup", "fields",
+            "supersedes", "tests" });
     ExtractorRule r;
     r.id = reqScalar(n, "id");
     r.origin = origin(rel, n);
@@ -533,6 +545,7 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
     r.nodeTemplate = optScalar(n, "node");
     r.rankTemplate = optScalar(n, "rank");
     r.gpuTemplate = optScalar(n, "gpu");
+    r.jobLevel = boolValue(n, "job_level", false);
     if (const YAML::Node lk = n["lookup"]; lk.IsDefined()) {
         if (!lk.IsSequence())
             fail(lk, "not-a-list", "'lookup' must be a list of {table, key}");

@@ -86,6 +86,9 @@ struct ExtractorRule
     std::string nodeTemplate;
     std::string rankTemplate;
     std::string gpuTemplate;
+    /// The record describes the job as a whole (sacct, scontrol show job): its event has no node unless the node
+    /// template names one; the host whose file holds the record (the controller) is not where it happened.
+    bool jobLevel = false;
     std::vector<Lookup> lookups;
     std::vector<std::pair<std::string, std::string>> derived; ///< field name → template
     std::vector<std::string> supersedes; ///< rule ids this one replaces on the same record

@@ -284,6 +284,20 @@ private Q_SLOTS:
         QVERIFY2(explained, "the IB completion error is not a symptom of the version mismatch");
     }
 
+    void aJobRecordIsNotTheControllersNode()
+    {
+        // sacct's row of the job lives in the controller's file: the NODE_FAIL it reports is the job's, not
+        // slurmctld-01's, so no node is blamed for it.
+        Builder b;
+        b.add(SourceKind::Scheduler, "slurmctld-01", T0,
+            "sacct JobID=51002 JobIDRaw=51002 JobName=train State=NODE_FAIL ExitCode=0:0 NodeList=node-[01-04]");
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY2(v.hasCause, verdictToText(v, b.get()).c_str());
+        QCOMPARE(v.events[v.cause].type, std::string("slurm.job_node_fail"));
+        QCOMPARE(tests::causeNodeName(v), std::string("(no node)"));
+        QVERIFY2(v.blamedNodes.empty(), verdictToText(v, b.get()).c_str());
+    }
+
     void causeOnOneNodeSymptomsOnOthers()
     {
         Builder b;

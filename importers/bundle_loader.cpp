@@ -4,6 +4,7 @@
 #include "core/util/huge_pages.h"
 #include "importers/bundle/formats.h"
 #include "importers/bundle/manifest.h"
+#include "importers/bundle/phases.h"
 #include "importers/file_parse.h"
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/kubernetes/kubernetes_parsers.h"
@@ -85,20 +86,11 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     };
     ev.diagnostics = input.diagnostics;
     const std::vector<core::InputFile>& entries = input.files;
-    Manifest manifest;
-    if (input.hasManifest) {
-        if (input.manifestReadable) {
-            manifest = readManifestText(input.manifestText, input.manifestPath);
-        } else {
-            manifest.path = input.manifestPath;
-            manifest.diagnostics.push_back(core::makeDiagnostic(
-                core::Severity::Error, "manifest-unreadable", "cannot read the manifest", input.manifestPath));
-        }
-    }
+    const Manifest manifest = readInputManifest(input);
     for (auto& d : manifest.diagnostics)
         ev.diagnostics.push_back(d);
 
-    // 2. Decide formats and per-file hints.
+    // What the parsers read, as far as the manifest and the options give it.
     BundleContext ctx;
     ctx.manifest = &manifest;
     ctx.cancel = options.cancel;
@@ -107,70 +99,10 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     for (const auto& [host, info] : manifest.hosts)
         if (!info.ip.empty())
             ctx.ipToHost[info.ip] = host;
-    std::vector<FileParse> files(entries.size());
-    std::vector<const FormatInfo*> formats(entries.size(), nullptr);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        FileParse& fp = files[i];
-        fp.absPath = entries[i].origin;
-        fp.source.path = entries[i].path;
-        if (!entries[i].readable) {
-            fp.source.status = CoverageStatus::Error;
-            fp.warn(0, 0, "unreadable", "cannot read file: " + entries[i].readError);
-            continue;
-        }
-        fp.file = MappedFile::fromView(entries[i].owner, entries[i].bytes);
-        fp.source.bytes = fp.file->bytes().size();
-        const FileHint* hint = nullptr;
-        if (auto it = manifest.files.find(entries[i].path); it != manifest.files.end())
-            hint = &it->second;
-        std::string fmt;
-        if (hint && !hint->format.empty()) {
-            fmt = hint->format;
-            fp.source.formatReason = "manifest: files['" + entries[i].path + "'].format";
-            if (!formatInfo(fmt)) {
-                fp.warn(0, 0, "unknown-format", "manifest names unknown format '" + fmt + "'; detecting from content");
-                fmt.clear();
-            }
-        }
-        if (fmt.empty() && looksLikeArchive(entries[i].path)) {
-            // An archive inside a bundle directory is not opened recursively; it is listed so coverage shows it.
-            fp.source.status = CoverageStatus::Error;
-            fp.source.format = "archive";
-            fp.warn(0, 0, "nested-archive", "an archive inside the bundle is not opened: give it as a bundle path");
-            continue;
-        }
-        if (entries[i].cut) {
-            fp.source.status = CoverageStatus::Truncated;
-            fp.warn(0, 0, "archive-member-cut", "the archive read stopped inside this member: it ends early");
-        }
-        if (fmt.empty())
-            fmt = detectFormat(fp.file->bytes().substr(0, 4096), entries[i].path, fp.source.formatReason);
-        const FormatInfo* info = formatInfo(fmt);
-        formats[i] = info;
-        fp.source.format = info->id;
-        fp.source.kind = info->kind;
-        // Host: manifest, else a path component that names a manifest host or looks like the allocation's hosts.
-        if (hint && !hint->host.empty())
-            fp.hostName = hint->host;
-        fp.labels = hint ? hint->labels : std::map<std::string, std::string> {};
-        if (fp.hostName.empty()) {
-            for (const auto& part : fs::path(entries[i].path).parent_path())
-                if (manifest.hosts.count(part.string()))
-                    fp.hostName = part.string();
-        }
-        const HostInfo* host = nullptr;
-        if (auto it = manifest.hosts.find(fp.hostName); it != manifest.hosts.end())
-            host = &it->second;
-        if (hint && !hint->zone.empty()) {
-            fp.zone = hint->zone;
-            fp.zoneFromManifest = true;
-        } else if (host && !host->zone.empty()) {
-            fp.zone = host->zone;
-            fp.zoneFromManifest = true;
-        }
-        if (host)
-            fp.bootNs = host->bootNs;
-    }
+    // Detect: each file's format and hints.
+    DetectedFiles detected = detectFiles(entries, manifest);
+    std::vector<FileParse>& files = detected.files;
+    const std::vector<const FormatInfo*>& formats = detected.formats;
 
     // 3. Phase A: scheduler files give the workload scope (job, nodes, window) and the reference year.
     auto runParse = [&](std::size_t i) {

@@ -3,6 +3,8 @@
 // the most specific (a JSON envelope, a table header) to the least (a bare stamp shape), then the name; text that
 // matches none is generic text. Each answer says why it was chosen.
 #include "core/time/civil_time.h"
+#include "importers/bundle/formats.h"
+#include "importers/bundle/phases.h"
 #include "importers/bundle_loader.h"
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/kubernetes/kubernetes_parsers.h"
@@ -16,6 +18,8 @@
 namespace fs = std::filesystem;
 
 namespace faultline::importers {
+
+using core::CoverageStatus;
 
 namespace {
 
@@ -364,6 +368,86 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     }
     reason = "no known signature matched: imported as generic text";
     return "text";
+}
+
+namespace {
+
+/// Fills `fp` for one input file: its path, bytes and status, its format (the manifest's, else detectFormat's) and
+/// what the manifest or the path says about it (host, zone, labels, boot time). Returns the format, or null when
+/// the file is not parsed (unreadable, or an archive inside the bundle).
+const FormatInfo* detectFile(const core::InputFile& input, const Manifest& manifest, FileParse& fp)
+{
+    fp.absPath = input.origin;
+    fp.source.path = input.path;
+    if (!input.readable) {
+        fp.source.status = CoverageStatus::Error;
+        fp.warn(0, 0, "unreadable", "cannot read file: " + input.readError);
+        return nullptr;
+    }
+    fp.file = MappedFile::fromView(input.owner, input.bytes);
+    fp.source.bytes = fp.file->bytes().size();
+    const FileHint* hint = nullptr;
+    if (auto it = manifest.files.find(input.path); it != manifest.files.end())
+        hint = &it->second;
+    std::string fmt;
+    if (hint && !hint->format.empty()) {
+        fmt = hint->format;
+        fp.source.formatReason = "manifest: files['" + input.path + "'].format";
+        if (!formatInfo(fmt)) {
+            fp.warn(0, 0, "unknown-format", "manifest names unknown format '" + fmt + "'; detecting from content");
+            fmt.clear();
+        }
+    }
+    if (fmt.empty() && looksLikeArchive(input.path)) {
+        // An archive inside a bundle directory is not opened recursively; it is listed so coverage shows it.
+        fp.source.status = CoverageStatus::Error;
+        fp.source.format = "archive";
+        fp.warn(0, 0, "nested-archive", "an archive inside the bundle is not opened: give it as a bundle path");
+        return nullptr;
+    }
+    if (input.cut) {
+        fp.source.status = CoverageStatus::Truncated;
+        fp.warn(0, 0, "archive-member-cut", "the archive read stopped inside this member: it ends early");
+    }
+    if (fmt.empty())
+        fmt = detectFormat(fp.file->bytes().substr(0, 4096), input.path, fp.source.formatReason);
+    const FormatInfo* info = formatInfo(fmt);
+    fp.source.format = info->id;
+    fp.source.kind = info->kind;
+    // Host: manifest, else a path component that names a manifest host or looks like the allocation's hosts.
+    if (hint && !hint->host.empty())
+        fp.hostName = hint->host;
+    fp.labels = hint ? hint->labels : std::map<std::string, std::string> {};
+    if (fp.hostName.empty()) {
+        for (const auto& part : fs::path(input.path).parent_path())
+            if (manifest.hosts.count(part.string()))
+                fp.hostName = part.string();
+    }
+    const HostInfo* host = nullptr;
+    if (auto it = manifest.hosts.find(fp.hostName); it != manifest.hosts.end())
+        host = &it->second;
+    if (hint && !hint->zone.empty()) {
+        fp.zone = hint->zone;
+        fp.zoneFromManifest = true;
+    } else if (host && !host->zone.empty()) {
+        fp.zone = host->zone;
+        fp.zoneFromManifest = true;
+    }
+    if (host)
+        fp.bootNs = host->bootNs;
+    return info;
+}
+
+} // namespace
+
+DetectedFiles detectFiles(const std::vector<core::InputFile>& inputs, const Manifest& manifest)
+{
+    DetectedFiles detected;
+    detected.files.resize(inputs.size());
+    detected.formats.assign(inputs.size(), nullptr);
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        detected.formats[i] = detectFile(inputs[i], manifest, detected.files[i]);
+    return detected;
 }
 
 } // namespace faultline::importers

@@ -138,4 +138,19 @@ Manifest readManifestText(const std::string& text, const std::string& displayPat
     return m;
 }
 
+Manifest readInputManifest(const core::BundleInput& input)
+{
+    Manifest manifest;
+    if (input.hasManifest) {
+        if (input.manifestReadable) {
+            manifest = readManifestText(input.manifestText, input.manifestPath);
+        } else {
+            manifest.path = input.manifestPath;
+            manifest.diagnostics.push_back(core::makeDiagnostic(
+                core::Severity::Error, "manifest-unreadable", "cannot read the manifest", input.manifestPath));
+        }
+    }
+    return manifest;
+}
+
 } // namespace faultline::importers

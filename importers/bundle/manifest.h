@@ -3,6 +3,7 @@
 // per-file hints (format, host, zone, Loki common labels). See resources/samples/*/faultline.yaml.
 #pragma once
 
+#include "core/model/bundle_input.h"
 #include "core/util/diagnostic.h"
 
 #include <cstdint>
@@ -52,5 +53,8 @@ struct Manifest
 Manifest readManifest(const std::string& path, const std::string& displayPath);
 /// The same from the manifest's text (a manifest inside an archive).
 Manifest readManifestText(const std::string& text, const std::string& displayPath);
+/// The manifest of collected input: none (a default Manifest) when the input has none, an error diagnostic when it
+/// could not be read.
+Manifest readInputManifest(const core::BundleInput& input);
 
 } // namespace faultline::importers

@@ -6,17 +6,10 @@
 #include "importers/bundle/manifest.h"
 #include "importers/bundle/phases.h"
 #include "importers/file_parse.h"
-#include "importers/kernel/kernel_parsers.h"
-#include "importers/kubernetes/kubernetes_parsers.h"
-#include "importers/support/hostlist.h"
 
 #include <algorithm>
-#include <cctype>
-#include <filesystem>
 #include <map>
 #include <thread>
-
-namespace fs = std::filesystem;
 
 namespace faultline::importers {
 
@@ -80,135 +73,20 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
 {
     core::EvidenceSet ev;
     ev.root = input.root;
-    auto diag = [&](std::string file, std::string code, std::string message,
-                    core::Severity sev = core::Severity::Error) {
-        ev.diagnostics.push_back(core::makeDiagnostic(sev, std::move(code), std::move(message), std::move(file)));
-    };
     ev.diagnostics = input.diagnostics;
     const std::vector<core::InputFile>& entries = input.files;
     const Manifest manifest = readInputManifest(input);
     for (auto& d : manifest.diagnostics)
         ev.diagnostics.push_back(d);
 
-    // What the parsers read, as far as the manifest and the options give it.
-    BundleContext ctx;
-    ctx.manifest = &manifest;
-    ctx.cancel = options.cancel;
-    ctx.jobId = !options.jobId.empty() ? options.jobId : manifest.jobId;
-    ctx.ranksPerNode = manifest.ranksPerNode;
-    for (const auto& [host, info] : manifest.hosts)
-        if (!info.ip.empty())
-            ctx.ipToHost[info.ip] = host;
     // Detect: each file's format and hints.
     DetectedFiles detected = detectFiles(entries, manifest);
     std::vector<FileParse>& files = detected.files;
     const std::vector<const FormatInfo*>& formats = detected.formats;
 
-    // 3. Phase A: scheduler files give the workload scope (job, nodes, window) and the reference year.
-    auto runParse = [&](std::size_t i) {
-        if (!formats[i] || files[i].source.status == CoverageStatus::Error)
-            return;
-        files[i].data = files[i].file->bytes();
-        files[i].cancel = options.cancel;
-        try {
-            formats[i]->parse(files[i], ctx);
-        } catch (const std::exception& e) {
-            files[i].source.status = CoverageStatus::Error;
-            files[i].warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
-        }
-    };
-    SchedulerFacts facts;
-    bool factsZoneAssumed = false;
-    for (std::size_t i = 0; i < files.size(); ++i)
-        if (formats[i] && formats[i]->scoping) {
-            runParse(i);
-            if (!files[i].facts.jobId.empty() && facts.jobId.empty()) {
-                facts = files[i].facts;
-                factsZoneAssumed = !files[i].zoneFromManifest && !files[i].facts.zoned;
-            }
-        }
-    core::Scope& scope = ev.scope;
-    scope.scheduler = !manifest.scheduler.empty() ? manifest.scheduler : facts.scheduler;
-    scope.jobId = !ctx.jobId.empty() ? ctx.jobId : facts.jobId;
-    scope.jobName = facts.jobName;
-    scope.state = facts.state;
-    scope.startNs = manifest.windowFromNs != INT64_MIN ? manifest.windowFromNs : facts.startNs;
-    scope.endNs = manifest.windowToNs != INT64_MIN ? manifest.windowToNs : facts.endNs;
-    scope.windowZoneAssumed = manifest.windowFromNs == INT64_MIN && factsZoneAssumed && facts.startNs != INT64_MIN;
-    scope.ranksPerNode = manifest.ranksPerNode;
-    scope.origin = manifest.present ? "manifest faultline.yaml" : "";
-    if (!facts.origin.empty())
-        scope.origin += (scope.origin.empty() ? "" : " + ") + (facts.scheduler + " " + facts.origin);
-    const std::string nodeExpr = !manifest.nodes.empty() ? manifest.nodes : facts.nodes;
-    if (!nodeExpr.empty()) {
-        if (auto hosts = expandHostlist(nodeExpr)) {
-            ctx.scopeNodes = *hosts;
-            for (const auto& h : *hosts)
-                scope.nodes.push_back(ev.nodes.intern(h));
-        } else {
-            diag(manifest.present ? "faultline.yaml" : facts.origin, "bad-hostlist",
-                "cannot expand hostlist '" + nodeExpr + "'", core::Severity::Warning);
-        }
-    }
-    // Without a manifest, a per-node file's host comes from a path component that names an allocated node
-    // ("nodes/node-02/dmesg.txt"), else from a file name that starts with one ("node-04-trainer-json.log"; the
-    // next character must not continue the name, so node-1 never claims node-10's files).
-    for (auto& fp : files) {
-        if (!fp.hostName.empty())
-            continue;
-        for (const auto& part : fs::path(fp.source.path).parent_path())
-            if (std::find(ctx.scopeNodes.begin(), ctx.scopeNodes.end(), part.string()) != ctx.scopeNodes.end())
-                fp.hostName = part.string();
-        if (!fp.hostName.empty())
-            continue;
-        const std::string name = fs::path(fp.source.path).filename().string();
-        std::size_t best = 0;
-        for (const auto& node : ctx.scopeNodes)
-            if (node.size() > best && name.size() > node.size() && name.compare(0, node.size(), node) == 0
-                && !std::isalnum(static_cast<unsigned char>(name[node.size()]))) {
-                fp.hostName = node;
-                best = node.size();
-            }
-    }
-    // Container logs name pods; the pods' JSON names their nodes.
-    for (const auto& fp : files)
-        if (fp.file && fp.source.format == "k8s-pods-json")
-            for (auto& [pod, node] : podNodesFromJson(fp.file->bytes()))
-                ctx.podToNode.emplace(pod, node);
-    // Raw dmesg stamps count seconds since boot: without a manifest boot_time, the host's journald export gives
-    // the boot time (realtime minus monotonic of one record).
-    std::map<std::string, std::pair<std::int64_t, std::string>> bootAnchors;
-    for (const auto& fp : files)
-        if (fp.file && fp.source.format == "journal-json") {
-            std::string host;
-            std::int64_t boot = INT64_MIN;
-            if (journalBootAnchor(fp.file->bytes(), host, boot)) {
-                if (!fp.hostName.empty())
-                    host = fp.hostName;
-                bootAnchors.emplace(core::NodeTable::normalise(host), std::make_pair(boot, fp.source.path));
-            }
-        }
-    for (auto& fp : files)
-        if (fp.source.format == "dmesg-raw" && fp.bootNs == INT64_MIN && !fp.hostName.empty())
-            if (auto it = bootAnchors.find(core::NodeTable::normalise(fp.hostName)); it != bootAnchors.end()) {
-                fp.bootNs = it->second.first;
-                fp.source.formatReason += "; boot time from " + it->second.second;
-            }
-    // Year-less stamps (syslog, journald short, glog) take the workload's year; without a workload window, the year
-    // the bundle's files were last written (collection time), which the diagnostics say.
-    if (scope.startNs != INT64_MIN) {
-        ctx.referenceYear = core::yearOfUtcNs(scope.startNs);
-    } else {
-        std::int64_t newest = INT64_MIN;
-        for (const auto& e : entries)
-            newest = std::max(newest, e.mtimeNs);
-        ctx.referenceYear = newest == INT64_MIN ? 1970 : core::yearOfUtcNs(newest);
-        if (!entries.empty())
-            diag(input.root, "year-assumed",
-                "no workload window: timestamps without a year (syslog, journald short, glog) are placed in "
-                    + std::to_string(ctx.referenceYear) + ", the year the bundle's files were written",
-                core::Severity::Info);
-    }
+    // Scope: the scheduler files, read first, give the workload (job, nodes, window) the other parsers read.
+    const BundleContext ctx = scopeWorkload(detected, input, manifest, options, ev);
+    const core::Scope& scope = ev.scope;
 
     // 4. Phase B: every other file, in parallel. Large line-oriented files are cut into chunks at line boundaries
     // so one big job log does not serialise the import; chunks are merged back in order below.

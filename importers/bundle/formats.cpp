@@ -9,6 +9,9 @@
 #include "importers/prometheus/prometheus_parsers.h"
 #include "importers/slurm/slurm_parsers.h"
 
+#include <exception>
+#include <string>
+
 namespace faultline::importers {
 
 using core::SourceKind;
@@ -53,6 +56,16 @@ const FormatInfo* formatInfo(std::string_view id)
         if (id == f.id)
             return &f;
     return nullptr;
+}
+
+void runParser(const FormatInfo& format, FileParse& fp, const BundleContext& ctx)
+{
+    try {
+        format.parse(fp, ctx);
+    } catch (const std::exception& e) {
+        fp.source.status = core::CoverageStatus::Error;
+        fp.warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
+    }
 }
 
 } // namespace faultline::importers

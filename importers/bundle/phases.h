@@ -5,6 +5,7 @@
 
 #include "core/model/bundle_input.h"
 #include "importers/bundle/manifest.h"
+#include "importers/bundle_loader.h"
 #include "importers/file_parse.h"
 
 #include <vector>
@@ -25,5 +26,13 @@ struct DetectedFiles
 /// the manifest or the file's path says about it (host, zone, labels, boot time). Unreadable files, archives inside
 /// the bundle, members an archive read cut short and formats the manifest names wrongly get their warning here.
 DetectedFiles detectFiles(const std::vector<core::InputFile>& inputs, const Manifest& manifest);
+
+/// Scope: parses the scoping (scheduler) files whole, then states the workload attempt in ev.scope, the manifest's
+/// statements first, else the scheduler's facts (its nodes are interned first in ev.nodes, in allocation order).
+/// Returns the context every other parser reads: the manifest, the allocation's nodes, the pods' nodes and the
+/// reference year of year-less stamps. Files the allocation or a journald export places get their host and dmesg
+/// boot time; a bad hostlist and an assumed year are diagnostics in ev.diagnostics.
+BundleContext scopeWorkload(DetectedFiles& detected, const core::BundleInput& input, const Manifest& manifest,
+    const LoadOptions& options, core::EvidenceSet& ev);
 
 } // namespace faultline::importers

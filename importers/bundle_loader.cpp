@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <map>
-#include <thread>
 
 namespace faultline::importers {
 
@@ -17,8 +16,6 @@ using core::CoverageStatus;
 using core::SourceKind;
 
 namespace {
-
-constexpr std::size_t kChunkBytes = 8u << 20;
 
 /// What places records without a node once every file is merged.
 struct RankPlacement
@@ -81,98 +78,14 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
 
     // Detect: each file's format and hints.
     DetectedFiles detected = detectFiles(entries, manifest);
-    std::vector<FileParse>& files = detected.files;
     const std::vector<const FormatInfo*>& formats = detected.formats;
 
     // Scope: the scheduler files, read first, give the workload (job, nodes, window) the other parsers read.
     const BundleContext ctx = scopeWorkload(detected, input, manifest, options, ev);
     const core::Scope& scope = ev.scope;
 
-    // 4. Phase B: every other file, in parallel. Large line-oriented files are cut into chunks at line boundaries
-    // so one big job log does not serialise the import; chunks are merged back in order below.
-    const unsigned threads = std::max(1u, options.threads ? options.threads : std::thread::hardware_concurrency());
-    std::vector<std::vector<FileParse>> parts(files.size());
-    struct Task
-    {
-        std::size_t file;
-        std::size_t part;
-    };
-    std::vector<Task> tasks;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        const bool phaseA = formats[i] && formats[i]->scoping;
-        const std::string_view bytes = files[i].file ? files[i].file->bytes() : std::string_view();
-        std::size_t chunks = 1;
-        if (!phaseA && formats[i] && formats[i]->lineOriented && threads > 1 && bytes.size() > kChunkBytes)
-            chunks = std::min<std::size_t>(threads * 2, bytes.size() / (kChunkBytes / 2));
-        std::size_t begin = 0;
-        for (std::size_t c = 0; c < chunks; ++c) {
-            std::size_t end = c + 1 == chunks ? bytes.size() : bytes.size() * (c + 1) / chunks;
-            if (end < bytes.size()) {
-                const auto nl = bytes.find('\n', end);
-                end = nl == std::string_view::npos ? bytes.size() : nl + 1;
-            }
-            if (end <= begin && c + 1 < chunks)
-                continue;
-            FileParse part;
-            if (chunks == 1) {
-                part = std::move(files[i]);
-            } else {
-                part.source = files[i].source;
-                part.absPath = files[i].absPath;
-                part.hostName = files[i].hostName;
-                part.zone = files[i].zone;
-                part.zoneFromManifest = files[i].zoneFromManifest;
-                part.bootNs = files[i].bootNs;
-                part.labels = files[i].labels;
-                part.file = files[i].file;
-                part.source.warnings.clear();
-            }
-            part.data = bytes.substr(begin, end - begin);
-            part.baseOffset = begin;
-            part.lastChunk = end >= bytes.size();
-            part.cancel = options.cancel;
-            parts[i].push_back(std::move(part));
-            if (!phaseA)
-                tasks.push_back({ i, parts[i].size() - 1 });
-            begin = end;
-        }
-        if (chunks > 1) // warnings found while choosing the format stay with the first chunk
-            parts[i].front().source.warnings = files[i].source.warnings;
-    }
-    auto runPart = [&](const Task& t) {
-        FileParse& part = parts[t.file][t.part];
-        if (!formats[t.file] || part.source.status == CoverageStatus::Error)
-            return;
-        try {
-            formats[t.file]->parse(part, ctx);
-        } catch (const std::exception& e) {
-            part.source.status = CoverageStatus::Error;
-            part.warn(0, 0, "parser-exception", std::string("import failed: ") + e.what());
-        }
-        part.parsed = !(options.cancel && options.cancel->load());
-    };
-    std::atomic<std::size_t> next { 0 };
-    std::atomic<std::size_t> finished { 0 };
-    auto worker = [&](bool callingThread) {
-        for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) {
-            if (options.cancel && options.cancel->load())
-                return;
-            runPart(tasks[k]);
-            const std::size_t n = finished.fetch_add(1) + 1;
-            if (callingThread && options.progress) {
-                const core::Source& src = parts[tasks[k].file][tasks[k].part].source;
-                options.progress(n, tasks.size(), src.path, src.format);
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(threads, tasks.size()); ++t)
-        pool.emplace_back(worker, false);
-    worker(true);
-    for (auto& t : pool)
-        t.join();
-    if (options.progress)
-        options.progress(tasks.size(), tasks.size(), {}, {});
+    // Parse: every other file, in parallel.
+    ParsedFiles parts = parseFiles(std::move(detected.files), formats, ctx, options);
 
     // 5. Merge in file order (chunks in order); resolve NCCL pid → rank across chunks; fill missing times between
     // neighbours; compute per-source figures.
@@ -183,7 +96,7 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     ev.observations.reserve(total);
     core::adviseHugePages(ev.observations.data(), total * sizeof(core::Observation));
     RankPlacement placement;
-    for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
         if (parts[i].empty())
             continue;
         const auto sourceIndex = static_cast<std::uint32_t>(ev.sources.size());

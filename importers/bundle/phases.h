@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The phases of a bundle import after collectBundle, in the order importBundle runs them. Each phase runs on the
-// calling thread.
+// calling thread; the parse phase alone starts worker threads, and joins them before it returns.
 #pragma once
 
 #include "core/model/bundle_input.h"
@@ -34,5 +34,15 @@ DetectedFiles detectFiles(const std::vector<core::InputFile>& inputs, const Mani
 /// boot time; a bad hostlist and an assumed year are diagnostics in ev.diagnostics.
 BundleContext scopeWorkload(DetectedFiles& detected, const core::BundleInput& input, const Manifest& manifest,
     const LoadOptions& options, core::EvidenceSet& ev);
+
+/// Each file's parts after the parse phase, in input order: the file whole, or its chunks in file order.
+using ParsedFiles = std::vector<std::vector<FileParse>>;
+
+/// Parse: every file the scope phase did not parse, on `options.threads` threads (the calling one included); a large
+/// line-oriented file is cut into chunks at line boundaries, parsed in parallel. Cancellation stops new parts from
+/// starting, and line parsers within 64 Ki lines; a part cut short by it says so (FileParse::parsed is false).
+/// Progress goes to options.progress from the calling thread only, after each part it parsed and once at the end.
+ParsedFiles parseFiles(std::vector<FileParse> files, const std::vector<const FormatInfo*>& formats,
+    const BundleContext& ctx, const LoadOptions& options);
 
 } // namespace faultline::importers

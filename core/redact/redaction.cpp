@@ -214,11 +214,11 @@ std::string letters(std::size_t index, std::size_t width)
     std::string out;
     std::size_t n = index;
     do {
-        out.insert(out.begin(), static_cast<char>('A' + n % 26));
+        out.insert(out.begin(), static_cast<char>('a' + n % 26));
         n /= 26;
     } while (n > 0);
     while (out.size() < width)
-        out.insert(out.begin(), 'A');
+        out.insert(out.begin(), 'a');
     return out;
 }
 
@@ -737,6 +737,35 @@ void Redactor::collect(
     }
 }
 
+Redactor::HostNames Redactor::hostNames(std::string_view value) const
+{
+    HostNames out;
+    if (value.find('[') == std::string_view::npos && value.find(',') == std::string_view::npos) {
+        out.names.emplace_back(value);
+        return out;
+    }
+    out.names = expandHostlist(value);
+    // One number in brackets ("node-0[134]") is a Slurm hostlist of one host, or a regex's set of characters (a
+    // PromQL selector for node-01, node-03 and node-04): whichever names known hosts.
+    const auto open = value.find('[');
+    const auto close = value.find(']');
+    if (out.names.size() == 1 && close != std::string_view::npos && close > open + 2
+        && value.find('[', open + 1) == std::string_view::npos && allDigits(value.substr(open + 1, close - open - 1))) {
+        out.single = true;
+        if (m_knownHostNames.count(lower(out.names.front())))
+            return out;
+        std::vector<std::string> set;
+        for (const char d : value.substr(open + 1, close - open - 1))
+            set.push_back(std::string(value.substr(0, open)) + d + std::string(value.substr(close + 1)));
+        if (std::any_of(
+                set.begin(), set.end(), [&](const std::string& n) { return m_knownHostNames.count(lower(n)) != 0; })) {
+            out.names = std::move(set);
+            out.separator = '|';
+        }
+    }
+    return out;
+}
+
 bool Redactor::acceptable(std::string_view text, const Candidate& c) const
 {
     const Rule& rule = *ruleAt(c.rule);
@@ -750,10 +779,11 @@ bool Redactor::acceptable(std::string_view text, const Candidate& c) const
         return true;
     case RuleKind::Hostlist: {
         // Only a hostlist that names a host of the case (or of its naming scheme) is one.
-        for (const auto& n : expandHostlist(value)) {
+        const HostNames h = hostNames(value);
+        for (const auto& n : h.names) {
             if (m_knownHostNames.count(lower(n)))
                 return true;
-            if (m_hostStems) {
+            if (m_hostStems && !(h.single && h.separator == ',')) {
                 const re2::StringPiece in(n);
                 if (RE2::FullMatch(in, *m_hostStems->re))
                     return true;
@@ -763,7 +793,7 @@ bool Redactor::acceptable(std::string_view text, const Candidate& c) const
     }
     case RuleKind::HostValue: {
         if (value.find('[') != std::string_view::npos || value.find(',') != std::string_view::npos) {
-            const auto names = expandHostlist(value);
+            const auto names = hostNames(value).names;
             return !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& h) {
                 return hostLike(h) && !kept(h);
             });
@@ -798,6 +828,35 @@ bool Redactor::acceptable(std::string_view text, const Candidate& c) const
     return true;
 }
 
+bool Redactor::known(std::string_view text, const Candidate& c) const
+{
+    const Rule& rule = *ruleAt(c.rule);
+    const std::string_view value = text.substr(c.valueStart, c.valueEnd - c.valueStart);
+    auto has = [&](RedactionCategory cat, std::string_view v) {
+        const bool folded = cat == RedactionCategory::Host || cat == RedactionCategory::Email;
+        return m_index.count({ cat, folded ? lower(v) : std::string(v) }) != 0;
+    };
+    switch (rule.kind) {
+    case RuleKind::KnownHost:
+    case RuleKind::KnownUser:
+        return true;
+    case RuleKind::Hostlist:
+    case RuleKind::HostValue: {
+        const auto names = hostNames(value).names;
+        return !names.empty() && std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+            return has(RedactionCategory::Host, n);
+        });
+    }
+    case RuleKind::HomePath:
+        return has(RedactionCategory::User, value);
+    case RuleKind::HostStem:
+    case RuleKind::Fqdn:
+        return has(RedactionCategory::Host, value);
+    default:
+        return has(rule.category, value);
+    }
+}
+
 std::string Redactor::resolve(std::string_view text, const Candidate& c, std::vector<std::size_t>& used)
 {
     const Rule& rule = *ruleAt(c.rule);
@@ -818,15 +877,11 @@ std::string Redactor::resolve(std::string_view text, const Candidate& c, std::ve
         return use(secret(RedactionCategory::User, value));
     case RuleKind::Hostlist:
     case RuleKind::HostValue: {
-        std::vector<std::string> names;
-        if (value.find('[') != std::string_view::npos || value.find(',') != std::string_view::npos)
-            names = expandHostlist(value);
-        else
-            names.emplace_back(value);
+        const HostNames h = hostNames(value);
         std::string out;
-        for (const auto& n : names) {
+        for (const auto& n : h.names) {
             if (!out.empty())
-                out += ',';
+                out += h.separator;
             // A host given by its FQDN is known by its short name too, when that looks like a node's (gpu17).
             const auto dot = n.find('.');
             const std::string shortName = n.substr(0, dot);
@@ -848,7 +903,7 @@ std::string Redactor::resolve(std::string_view text, const Candidate& c, std::ve
     }
 }
 
-std::string Redactor::process(std::string_view text, Mode mode, std::vector<TextEdit>* edits)
+std::string Redactor::process(std::string_view text, Mode mode, std::vector<TextEdit>* edits, bool count)
 {
     struct Chosen
     {
@@ -876,7 +931,7 @@ std::string Redactor::process(std::string_view text, Mode mode, std::vector<Text
         used.clear();
         std::size_t reached = 0;
         for (const auto& c : found) {
-            if (c.start < reached || !acceptable(text, c))
+            if (c.start < reached || !acceptable(text, c) || (mode == Mode::Known && !known(text, c)))
                 continue;
             std::string replacement = resolve(text, c, used);
             reached = c.end;
@@ -888,8 +943,9 @@ std::string Redactor::process(std::string_view text, Mode mode, std::vector<Text
     }
     if (mode == Mode::Discover)
         return {};
-    for (const std::size_t s : used)
-        ++m_secrets[s].count;
+    if (count)
+        for (const std::size_t s : used)
+            ++m_secrets[s].count;
     std::string out;
     out.reserve(text.size());
     std::size_t at = 0;
@@ -909,9 +965,9 @@ void Redactor::discover(std::string_view text)
     process(text, Mode::Discover, nullptr);
 }
 
-std::string Redactor::redact(std::string_view text, std::vector<TextEdit>* edits)
+std::string Redactor::redact(std::string_view text, std::vector<TextEdit>* edits, bool count)
 {
-    return process(text, Mode::Redact, edits);
+    return process(text, Mode::Redact, edits, count);
 }
 
 std::optional<std::string> Redactor::redactExact(std::string_view text)
@@ -928,6 +984,11 @@ std::optional<std::string> Redactor::redactExact(std::string_view text)
         }
     }
     return std::nullopt;
+}
+
+std::string Redactor::redactKnown(std::string_view text)
+{
+    return process(text, Mode::Known, nullptr);
 }
 
 std::vector<Replacement> Redactor::replacements() const

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Redaction for sharing a case: a profile says what to hide (host names, IP addresses, user names, uids, e-mail
 // addresses, home directories, tokens, and custom patterns) and a Redactor replaces each secret with a pseudonym that
-// stays the same everywhere it appears (node-02 is host-B in every text of an export).
+// stays the same everywhere it appears (node-02 is host-b in every text of an export).
 //
 // How secrets are found. Known values (the case's node names, its authors, names a profile lists, and every value
 // found in a context such as "user=alice", "uid 1004", "NodeList=node-[01-04]" or "/home/alice") are replaced
@@ -10,6 +10,10 @@
 // names under a common domain suffix) are found by pattern. Uids are replaced only in a context that names them a
 // uid, never as bare numbers. Matching is line by line: no secret and no pseudonym spans a newline, so a redacted
 // text keeps its line count and every line number.
+//
+// Pseudonyms: host-a, host-b, ... (lower case, as the engine normalises node names: a copy re-analysed reads the
+// same names its stored runs give), 10.255.0.1 (fd00:ff::1 for IPv6), user-1, 90001 for uids, email-1@example.invalid,
+// /home/user-1, [token-1], and NAME-1 for a profile's pattern NAME.
 //
 // Determinism. Pseudonyms are numbered in the order values are met: first the known hosts registered before
 // anything is read, in name order (so a sorted list of nodes stays sorted), then every value in the order
@@ -134,11 +138,16 @@ public:
     /// Reads a text for secrets without changing it: values in a context become known, every secret gets its
     /// pseudonym in the order met. Nothing is counted.
     void discover(std::string_view text);
-    /// The text with every secret replaced; `edits` (when given) receives the replaced spans in order.
-    std::string redact(std::string_view text, std::vector<TextEdit>* edits = nullptr);
+    /// The text with every secret replaced; `edits` (when given) receives the replaced spans in order. `count` false
+    /// leaves the counts alone (for a text that repeats one counted elsewhere).
+    std::string redact(std::string_view text, std::vector<TextEdit>* edits = nullptr, bool count = true);
     /// The pseudonym of a text that is, as a whole, a known secret of any category (a uid "1004" in a JSON
     /// field, where no context names it); nullopt otherwise. Counted as a replacement.
     std::optional<std::string> redactExact(std::string_view text);
+
+    /// The text with only the secrets already known replaced: nothing new is learnt or numbered. For texts that are
+    /// not evidence (a rule catalog) and whose own names and numbers are not secrets.
+    std::string redactKnown(std::string_view text);
 
     /// Every secret met so far with its pseudonym and count, by category, then in the order met.
     std::vector<Replacement> replacements() const;
@@ -149,12 +158,22 @@ private:
     struct Rule;
     struct Secret;
     struct Candidate;
-    enum class Mode { Discover, Redact };
+    enum class Mode { Discover, Redact, Known };
+    struct HostNames
+    {
+        std::vector<std::string> names;
+        char separator = ','; ///< how the replacement joins their pseudonyms ('|' for a regex's set)
+        bool single = false; ///< one number in brackets
+    };
 
-    std::string process(std::string_view text, Mode mode, std::vector<TextEdit>* edits);
+    std::string process(std::string_view text, Mode mode, std::vector<TextEdit>* edits, bool count = true);
     const Rule* ruleAt(std::size_t index) const;
     void collect(std::string_view text, const Rule& rule, std::size_t ruleIndex, std::vector<Candidate>& out) const;
+    /// The hosts a host value or hostlist names.
+    HostNames hostNames(std::string_view value) const;
     bool acceptable(std::string_view text, const Candidate& c) const;
+    /// The candidate resolves to secrets that exist already (Mode::Known).
+    bool known(std::string_view text, const Candidate& c) const;
     /// The candidate's replacement; the secrets it uses are appended to `used` (counted once the text is done).
     std::string resolve(std::string_view text, const Candidate& c, std::vector<std::size_t>& used);
     void prepare();

@@ -51,14 +51,17 @@ private Q_SLOTS:
         const std::string out = r.redact("node-02 failed; NODE-02.cluster.example.com and node-02.log, "
                                          "scontrol_show_node_node-02.txt, starting on node-[01-04], "
                                          "node-021 is another host, node-02: 4815");
-        QCOMPARE(pseudonymOf(r, "node-01"), std::string("host-A"));
-        QCOMPARE(pseudonymOf(r, "node-02"), std::string("host-B"));
-        QCOMPARE(pseudonymOf(r, "node-04"), std::string("host-D"));
+        QCOMPARE(pseudonymOf(r, "node-01"), std::string("host-a"));
+        QCOMPARE(pseudonymOf(r, "node-02"), std::string("host-b"));
+        QCOMPARE(pseudonymOf(r, "node-04"), std::string("host-d"));
         QCOMPARE(out,
-            std::string("host-B failed; host-B and host-B.log, scontrol_show_node_host-B.txt, starting on "
-                        "host-A,host-B,host-C,host-D, host-E is another host, host-B: 4815"));
+            std::string("host-b failed; host-b and host-b.log, scontrol_show_node_host-b.txt, starting on "
+                        "host-a,host-b,host-c,host-d, host-e is another host, host-b: 4815"));
+        // A PromQL selector's set of digits names hosts as a Slurm hostlist does.
+        QCOMPARE(r.redact(R"(DCGM_FI_DEV_GPU_UTIL{Hostname=~\"node-0[134]\"} node[7])"),
+            std::string(R"(DCGM_FI_DEV_GPU_UTIL{Hostname=~\"host-a|host-c|host-d\"} node[7])"));
         // The FQDN form is listed as its own replacement, with the node's pseudonym.
-        QCOMPARE(pseudonymOf(r, "NODE-02.cluster.example.com"), std::string("host-B"));
+        QCOMPARE(pseudonymOf(r, "NODE-02.cluster.example.com"), std::string("host-b"));
     }
 
     void otherHostsOfTheNamingSchemeAndContextsAreHosts()
@@ -138,7 +141,7 @@ private Q_SLOTS:
                                 << "[token-1]";
         QTest::addRow("internal fqdn") << "pull registry.gpu-east.internal/ml/trainer:1.2"
                                        << "registry.gpu-east.internal"
-                                       << "host-A";
+                                       << "host-a";
     }
 
     void everyCategoryInTheFormsLogsUse()
@@ -217,7 +220,7 @@ private Q_SLOTS:
         const std::string in = "a node-02 b\nuser=alice c node-02\n\nend";
         std::vector<core::TextEdit> edits;
         const std::string out = r.redact(in, &edits);
-        QCOMPARE(out, std::string("a host-A b\nuser=user-1 c host-A\n\nend"));
+        QCOMPARE(out, std::string("a host-a b\nuser=user-1 c host-a\n\nend"));
         QCOMPARE(edits.size(), std::size_t(3));
         // Rebuilding the output from the input and the edits gives the output.
         std::string rebuilt;
@@ -255,9 +258,9 @@ patterns:
         const std::string out = r.redact("INC0012345 on rack-b7 spare-9 node-03 carol a@example.com x@y.com "
                                          "10.0.0.1 bob@sub.example.org");
         QCOMPARE(out,
-            std::string("ticket-1 on rack-host-B host-A node-03 user-1 a@example.com x@y.com 10.0.0.1 "
+            std::string("ticket-1 on rack-host-b host-a node-03 user-1 a@example.com x@y.com 10.0.0.1 "
                         "bob@sub.example.org"));
-        QCOMPARE(pseudonymOf(r, "b7"), std::string("host-B"));
+        QCOMPARE(pseudonymOf(r, "b7"), std::string("host-b"));
     }
 
     void aProfileCanStartFromNothing()

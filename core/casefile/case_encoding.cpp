@@ -162,9 +162,23 @@ private:
     char* m_p;
 };
 
-/// Encodes one block of observations as varint columns (see schema.sql) and compresses it. The records are read
-/// once (one pass over memory), each field going to its own column buffer.
-std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std::uint32_t>& idx, int level)
+/// One record's values as an observation block stores them.
+struct BlockRow
+{
+    std::uint64_t index = 0;
+    std::int64_t line = 0;
+    std::int64_t offset = 0;
+    std::uint64_t length = 0;
+    std::int64_t timeNs = INT64_MIN;
+    std::int64_t precisionNs = 0;
+    std::int32_t rank = -1;
+    std::int32_t gpu = -1;
+    std::uint64_t flags = 0; ///< time quality | 0x10 when out of scope
+};
+
+/// Encodes one block of `n` records (row(k) gives the k-th) as varint columns (see schema.sql) and compresses it.
+/// The records are read once (one pass over memory), each field going to its own column buffer.
+template <class Row> std::string encodeBlock(std::size_t n, Row&& row, int level)
 {
     constexpr int kColumns = 9;
     thread_local std::vector<char> columnBuf[kColumns];
@@ -172,22 +186,20 @@ std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std:
     std::vector<VarintWriter> col;
     col.reserve(kColumns);
     for (auto& b : columnBuf)
-        col.emplace_back(b, idx.size());
+        col.emplace_back(b, n);
     std::uint64_t prevIndex = 0;
     std::int64_t prevLine = 0;
     std::int64_t prevOffset = 0;
     std::int64_t prevTime = 0;
-    for (std::uint32_t i : idx) {
-        const Observation& o = ev.observations[i];
-        col[0].put(i - prevIndex);
-        prevIndex = i;
-        const auto line = static_cast<std::int64_t>(o.where.line);
-        col[1].put(zigzag(line - prevLine));
-        prevLine = line;
-        const auto off = static_cast<std::int64_t>(o.where.byteOffset);
-        col[2].put(zigzag(off - prevOffset));
-        prevOffset = off;
-        col[3].put(o.where.length);
+    for (std::size_t k = 0; k < n; ++k) {
+        const BlockRow o = row(k);
+        col[0].put(o.index - prevIndex);
+        prevIndex = o.index;
+        col[1].put(zigzag(o.line - prevLine));
+        prevLine = o.line;
+        col[2].put(zigzag(o.offset - prevOffset));
+        prevOffset = o.offset;
+        col[3].put(o.length);
         if (o.timeNs == INT64_MIN) {
             col[4].put(0);
         } else {
@@ -197,12 +209,12 @@ std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std:
         col[5].put(static_cast<std::uint64_t>(std::max<std::int64_t>(0, o.precisionNs)));
         col[6].put(zigzag(o.rank));
         col[7].put(zigzag(o.gpu));
-        col[8].put(static_cast<std::uint64_t>(o.quality) | (o.outOfScope ? 0x10u : 0u));
+        col[8].put(o.flags);
     }
     std::size_t size = 0;
     {
         VarintWriter head(joined, 1);
-        head.put(idx.size());
+        head.put(n);
         size = head.bytes().size();
     }
     std::size_t at = size;
@@ -214,6 +226,19 @@ std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std:
         at += c.bytes().size();
     }
     return compress(std::string_view(joined.data(), size), level);
+}
+
+std::string encodeObservationBlock(const EvidenceSet& ev, const std::vector<std::uint32_t>& idx, int level)
+{
+    return encodeBlock(
+        idx.size(),
+        [&](std::size_t k) {
+            const Observation& o = ev.observations[idx[k]];
+            return BlockRow { idx[k], static_cast<std::int64_t>(o.where.line),
+                static_cast<std::int64_t>(o.where.byteOffset), o.where.length, o.timeNs, o.precisionNs, o.rank, o.gpu,
+                static_cast<std::uint64_t>(o.quality) | (o.outOfScope ? 0x10u : 0u) };
+        },
+        level);
 }
 
 } // namespace
@@ -260,6 +285,19 @@ void decodeObservationBlock(std::string_view raw, std::uint32_t source, const st
         out[base + k].quality = static_cast<TimeQuality>(std::min<std::uint64_t>(v & 0x0f, 3));
         out[base + k].outOfScope = (v & 0x10) != 0;
     }
+}
+
+std::string encodeStoredObservations(const std::vector<StoredObservation>& block, int level)
+{
+    return encodeBlock(
+        block.size(),
+        [&](std::size_t k) {
+            const StoredObservation& o = block[k];
+            return BlockRow { o.index, static_cast<std::int64_t>(o.line), static_cast<std::int64_t>(o.byteOffset),
+                o.length, o.timeNs, o.precisionNs, o.rank, o.gpu,
+                static_cast<std::uint64_t>(o.quality) | (o.outOfScope ? 0x10u : 0u) };
+        },
+        level);
 }
 
 } // namespace casefile

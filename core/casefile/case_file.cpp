@@ -63,10 +63,6 @@ Diagnostic sqlDiagnostic(const std::string& file, const SqlFailure& e)
     }
 }
 
-} // namespace casefile
-
-namespace {
-
 std::string nowUtc()
 {
     const auto ns =
@@ -74,6 +70,32 @@ std::string nowUtc()
             .count();
     return formatUtc(ns - ns % kNsPerSec);
 }
+
+bool fileExists(const std::string& p)
+{
+    struct stat st
+    { };
+    return ::stat(p.c_str(), &st) == 0;
+}
+
+void removeWithSidecars(const std::string& p)
+{
+    for (const char* suffix : { "", "-wal", "-shm", "-journal" })
+        ::unlink((p + suffix).c_str());
+}
+
+void fsyncPath(const std::string& p, bool directory)
+{
+    const int fd = ::open(p.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace casefile
+
+namespace {
 
 std::string defaultAuthor(const std::string& given)
 {
@@ -135,8 +157,9 @@ std::string fieldsJson(const Event& e)
     return w.str();
 }
 
-/// Stores the files of `catalog` (once per catalog hash) inside the caller's transaction. The files are read again
-/// from the catalog's root and stored only when they still hash to the loaded catalog's hash.
+/// Stores the files of `catalog` (once per catalog hash) inside the caller's transaction: the texts the catalog was
+/// loaded from, every layer's under its stored path (a pack layer's under layers/N/), in-memory texts included, so
+/// they hash to the catalog's own content hash.
 void storeCatalog(sqlite3* db, const RuleCatalog& catalog)
 {
     {
@@ -145,37 +168,9 @@ void storeCatalog(sqlite3* db, const RuleCatalog& catalog)
         if (have.step())
             return;
     }
-    const fs::path root(catalog.root());
-    std::vector<std::pair<std::string, std::string>> files; // relative path, content
-    auto read = [&](const fs::path& p, const std::string& rel) {
-        std::ifstream in(p, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (in)
-            files.emplace_back(rel, text.str());
-    };
-    read(root / "catalog.yaml", "catalog.yaml");
-    for (const char* sub : { "tables", "packs" }) {
-        std::vector<fs::path> paths;
-        std::error_code ec;
-        for (fs::directory_iterator it(root / sub, ec), end; !ec && it != end; it.increment(ec))
-            if (it->path().extension() == ".yaml")
-                paths.push_back(it->path());
-        std::sort(paths.begin(), paths.end());
-        for (const auto& p : paths)
-            read(p, std::string(sub) + "/" + p.filename().string());
-    }
-    Sha256 hash; // the catalog's own content hash: path, NUL, bytes, in load order
-    for (const auto& [rel, text] : files) {
-        hash.update(rel);
-        hash.update(std::string_view("\0", 1));
-        hash.update(text);
-    }
-    if (hash.hexDigest() != catalog.contentHash())
-        return; // the files changed on disk since the catalog was loaded: storing them would misstate the run
     Stmt st(db, "INSERT INTO catalog_files(catalog_hash, path, content) VALUES (?,?,?)");
-    for (const auto& [rel, text] : files)
-        st.bind(1, catalog.contentHash()).bind(2, rel).bindBlob(3, text).run();
+    for (const auto& f : catalog.files())
+        st.bind(1, catalog.contentHash()).bind(2, f.storedPath).bindBlob(3, f.text).run();
 }
 
 /// Inserts a run and its events inside the caller's transaction. Returns the run id.
@@ -256,28 +251,6 @@ std::int64_t insertRun(sqlite3* db, const Verdict& v, const EvidenceSet& ev, con
             checkpoint("events");
     }
     return id;
-}
-
-bool fileExists(const std::string& p)
-{
-    struct stat st
-    { };
-    return ::stat(p.c_str(), &st) == 0;
-}
-
-void removeWithSidecars(const std::string& p)
-{
-    for (const char* suffix : { "", "-wal", "-shm", "-journal" })
-        ::unlink((p + suffix).c_str());
-}
-
-void fsyncPath(const std::string& p, bool directory)
-{
-    const int fd = ::open(p.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
 }
 
 /// Checks the SQLite header before SQLite sees the file: a file that is empty, not SQLite, or shorter than its
@@ -985,6 +958,18 @@ std::optional<std::string> CaseFile::verdictText(std::int64_t run, std::vector<D
 std::optional<std::string> CaseFile::importReport(bool json, std::vector<Diagnostic>& errors)
 {
     return latestImportColumn(m_db, m_path, json ? "report_json" : "report_text", errors);
+}
+
+std::optional<std::string> CaseFile::metaValue(const std::string& key, std::vector<Diagnostic>& errors)
+{
+    std::optional<std::string> out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db, "SELECT value FROM meta WHERE key = ?");
+        st.bind(1, key);
+        if (st.step())
+            out = st.text(0);
+    });
+    return out;
 }
 
 std::string CaseFile::importFingerprint(std::vector<Diagnostic>& errors)

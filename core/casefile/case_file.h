@@ -31,6 +31,7 @@ struct sqlite3;
 namespace faultline::core {
 
 class RuleCatalog;
+class Redactor;
 
 inline constexpr int kCaseSchemaVersion = 2;
 inline constexpr std::uint32_t kCaseApplicationId = 0x464C5443; // "FLTC"
@@ -179,6 +180,33 @@ struct GrepStats
     bool truncated = false; ///< stopped at maxMatches
 };
 
+/// A redacted copy of a case to write (CaseFile::writeRedactedCopy).
+struct RedactedCopyRequest
+{
+    std::string path; ///< the copy (never an existing file); "" redacts everything without writing (a preview)
+    /// The fingerprint of the redacted evidence as an import of it gives (evidenceFingerprint). The copy's latest
+    /// import and its runs record it; without it they keep the original's, which no longer matches the bytes.
+    std::function<std::string(const BundleInput&)> fingerprint;
+    /// The content hash of a rule catalog given as its stored files (path, content), as loading it gives
+    /// (RuleCatalog::contentHash); nullopt when it does not load. A stored catalog that named a secret of the case
+    /// is redacted and known by this new hash in the copy; without it, it keeps the original's.
+    std::function<std::optional<std::string>(const std::vector<std::pair<std::string, std::string>>& files)>
+        catalogHash;
+    unsigned threads = 0; ///< compression threads; 0: hardware concurrency
+    int zstdLevel = 1;
+    CaseCheckpoint checkpoint;
+};
+
+struct RedactedCopyResult
+{
+    std::uint64_t files = 0; ///< evidence files
+    std::uint64_t bytes = 0; ///< the copy's size on disk (0 for a preview)
+    /// Stored rule files that named a secret of the case (a rule's test line naming node-02): only the case's own
+    /// secrets are replaced in the rule catalog, which then gets a new hash everywhere in the copy (the original's
+    /// is in the redaction record).
+    std::vector<std::string> changedCatalogFiles;
+};
+
 class CaseFile
 {
 public:
@@ -205,6 +233,9 @@ public:
     std::optional<std::string> verdictJson(std::int64_t run, std::vector<Diagnostic>& errors);
     std::optional<std::string> verdictText(std::int64_t run, std::vector<Diagnostic>& errors);
     std::optional<std::string> importReport(bool json, std::vector<Diagnostic>& errors);
+    /// A value of the case's meta table (schema.sql lists the keys; a redacted copy has 'redaction'); nullopt when
+    /// the key is absent.
+    std::optional<std::string> metaValue(const std::string& key, std::vector<Diagnostic>& errors);
 
     /// Adds a run (one transaction). Returns its id, or 0 with errors.
     std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
@@ -253,10 +284,25 @@ public:
     /// Full check: SQLite's quick_check, then every chunk and file hash. Returns the problems found.
     std::vector<Diagnostic> verify();
 
+    /// Registers the case's names with `redactor` (every node and host it records, every author) and lets it read
+    /// every text of the case for secrets: the evidence file by file, then every table in a fixed order. Two
+    /// redactors of the same profile that discovered the same case assign the same pseudonyms.
+    bool discoverSecrets(Redactor& redactor, std::vector<Diagnostic>& errors);
+    /// Writes a redacted copy of the case (call discoverSecrets first): every table, every text and the evidence
+    /// itself redacted, and the copy's meta 'redaction' recording the profile and the original's evidence hashes.
+    /// Line numbers never change (no secret or pseudonym spans a newline); byte offsets (of records, events, ranks,
+    /// metric series, and those in the verdicts' JSON) are recomputed for the redacted bytes, so every reference
+    /// points at the same text. The copy gets its own chunk and file hashes. This case is only read.
+    std::optional<RedactedCopyResult> writeRedactedCopy(
+        Redactor& redactor, const RedactedCopyRequest& request, std::vector<Diagnostic>& errors);
+
 private:
     CaseFile() = default;
     /// False (and `case-read-only`) when the case is open read-only.
     bool writable(std::vector<Diagnostic>& errors) const;
+    /// The walk both redaction passes share: `discover` reads every text, otherwise the copy is written.
+    std::optional<RedactedCopyResult> writeRedactedCopyImpl(
+        Redactor& redactor, const RedactedCopyRequest& request, bool discover, std::vector<Diagnostic>& errors);
     std::string m_path;
     bool m_readOnly = false;
     int m_schema = 0;

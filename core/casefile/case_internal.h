@@ -140,6 +140,15 @@ std::uint64_t countNewlines(std::string_view s);
 /// Decodes one observation block (see encodeObservationBlock in case_encoding.cpp), appending to `out`.
 void decodeObservationBlock(std::string_view raw, std::uint32_t source, const std::string& node, SourceKind kind,
     const std::string& file, std::vector<StoredObservation>& out);
+/// Encodes decoded observations back into one compressed block (the inverse of decodeObservationBlock).
+std::string encodeStoredObservations(const std::vector<StoredObservation>& block, int level);
+
+/// Now, as RFC 3339 UTC text to the second.
+std::string nowUtc();
+bool fileExists(const std::string& path);
+/// Removes a database file and its -wal, -shm and -journal sidecars.
+void removeWithSidecars(const std::string& path);
+void fsyncPath(const std::string& path, bool directory);
 
 } // namespace casefile
 } // namespace faultline::core

@@ -127,6 +127,14 @@ public:
     }
 
     bool isNull(int c) const { return sqlite3_column_type(m_stmt, c) == SQLITE_NULL; }
+    /// SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+    int type(int c) const { return sqlite3_column_type(m_stmt, c); }
+    int columns() const { return sqlite3_column_count(m_stmt); }
+    std::string columnName(int c) const
+    {
+        const char* n = sqlite3_column_name(m_stmt, c);
+        return n ? std::string(n) : std::string();
+    }
     std::int64_t i64(int c) const { return sqlite3_column_int64(m_stmt, c); }
     std::uint64_t u64(int c) const { return static_cast<std::uint64_t>(sqlite3_column_int64(m_stmt, c)); }
     std::int64_t time(int c) const { return isNull(c) ? INT64_MIN : i64(c); }

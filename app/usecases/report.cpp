@@ -3,11 +3,14 @@
 
 #include "app/usecases/case_history.h"
 #include "app/usecases/markup.h"
+#include "app/usecases/redact.h"
 #include "core/casefile/case_file.h"
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
+#include "core/util/json_spans.h"
 #include "core/version.h"
 
+#include <charconv>
 #include <map>
 
 namespace faultline::usecases {
@@ -34,8 +37,15 @@ std::string joined(const std::vector<std::string>& v, const char* none = "none")
     return out.empty() ? none : out;
 }
 
-std::vector<Block> buildReport(
-    const Analysis& a, const core::CaseHistory& history, const std::map<std::string, std::string>& sha256)
+/// How the case came to be, when it is a redacted copy: its meta 'redaction' record.
+struct CopyRecord
+{
+    std::string profile; ///< empty: the case is not a redacted copy
+    std::string redactedAt;
+};
+
+std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& history,
+    const std::map<std::string, std::string>& sha256, const CopyRecord& copy)
 {
     const core::Verdict& v = *a.verdict;
     const core::EvidenceSet& ev = *a.evidence;
@@ -60,6 +70,10 @@ std::vector<Block> buildReport(
         fact("Case",
             history.path + " · run " + std::to_string(latest->id) + " by " + latest->author + " at "
                 + latest->createdAt);
+    if (!copy.profile.empty())
+        fact("Redacted copy",
+            "made with the redaction profile " + copy.profile + " at " + copy.redactedAt
+                + "; the SHA-256 given for each evidence file is the original file's");
     fact("Re-analysis",
         a.matchesStoredRun ? "reproduces the stored run with " + a.rulesOrigin
                            : "differs from the stored run (with " + a.rulesOrigin + ")");
@@ -125,8 +139,9 @@ std::vector<Block> buildReport(
         const std::string loc = where(step.event);
         const std::string file = loc.substr(0, loc.rfind(':'));
         const auto sha = sha256.find(file);
+        const std::string hashWord = copy.profile.empty() ? "sha256 " : "original sha256 ";
         fact(core::formatUtc(e.timeNs) + " · " + nodeOf(e) + " · " + step.why,
-            e.label + " — " + loc + (sha == sha256.end() ? std::string() : " (sha256 " + sha->second + ")"));
+            e.label + " — " + loc + (sha == sha256.end() ? std::string() : " (" + hashWord + sha->second + ")"));
         if (!e.excerpt.empty())
             out.push_back({ Block::Kind::Excerpt, {}, e.excerpt, {}, {} });
     }
@@ -307,6 +322,48 @@ std::string html(const std::vector<Block>& blocks)
     return out + "</body>\n</html>\n";
 }
 
+/// Every text of the report through the redactor (before any escaping, so Markdown's backslashes and HTML's
+/// entities cannot hide a secret from it).
+void redactBlocks(std::vector<Block>& blocks, core::Redactor& r)
+{
+    for (auto& b : blocks) {
+        b.label = r.redact(b.label);
+        b.text = r.redact(b.text);
+        for (auto& h : b.header)
+            h = r.redact(h);
+        for (auto& row : b.rows)
+            for (auto& cell : row)
+                cell = r.redact(cell);
+    }
+}
+
+/// The record of a redacted copy (its profile and time) and the original's SHA-256 per file id; empty when the case
+/// is not a redacted copy.
+CopyRecord readCopyRecord(const std::string& json, std::map<std::int64_t, std::string>& originalSha)
+{
+    CopyRecord out;
+    const auto tree = core::parseJsonSpans(json);
+    if (!tree)
+        return out;
+    const core::JsonSpan* profile = tree->member("profile");
+    const core::JsonSpan* name = profile ? profile->member("name") : nullptr;
+    out.profile = name ? name->text : std::string("(unnamed)");
+    if (const core::JsonSpan* at = tree->member("redacted_at"))
+        out.redactedAt = at->text;
+    const core::JsonSpan* original = tree->member("original");
+    const core::JsonSpan* files = original ? original->member("files") : nullptr;
+    if (files)
+        for (const auto& f : files->items) {
+            const core::JsonSpan* id = f.member("id");
+            const core::JsonSpan* sha = f.member("sha256");
+            std::int64_t n = 0;
+            if (id && sha && sha->type == core::JsonSpan::Type::String
+                && std::from_chars(id->text.data(), id->text.data() + id->text.size(), n).ec == std::errc())
+                originalSha[n] = sha->text;
+        }
+    return out;
+}
+
 } // namespace
 
 Result<std::string> caseReport(const ReportRequest& request, const Task& task)
@@ -315,13 +372,27 @@ Result<std::string> caseReport(const ReportRequest& request, const Task& task)
     if (!history.ok())
         return Result<std::string>::fail(history.failure.code, history.failure.message, history.failure.diagnostics);
     std::map<std::string, std::string> sha256;
+    CopyRecord copy;
     {
         std::vector<core::Diagnostic> errors;
         auto c = core::CaseFile::open(request.casePath, { true, false }, errors);
         if (!c)
             return Result<std::string>::fail(Exit::Case, "cannot open the case " + request.casePath, errors);
-        for (const auto& f : c->files(errors))
-            sha256.emplace(f.path, f.sha256);
+        std::map<std::int64_t, std::string> originalSha;
+        if (const auto record = c->metaValue("redaction", errors))
+            copy = readCopyRecord(*record, originalSha);
+        for (const auto& f : c->files(errors)) {
+            const auto orig = originalSha.find(f.id);
+            sha256.emplace(f.path, copy.profile.empty() || orig == originalSha.end() ? f.sha256 : orig->second);
+        }
+    }
+    std::shared_ptr<core::Redactor> redactor;
+    if (request.redaction) {
+        task.report(2, "Finding the case's secrets");
+        auto r = caseRedactor(request.casePath, *request.redaction);
+        if (!r.ok())
+            return Result<std::string>::fail(r.failure.code, r.failure.message, r.failure.diagnostics);
+        redactor = std::move(*r.value);
     }
     ReproduceRequest rr;
     rr.casePath = request.casePath;
@@ -332,7 +403,17 @@ Result<std::string> caseReport(const ReportRequest& request, const Task& task)
     const auto analysed = reproduceCase(rr, task);
     if (!analysed.ok())
         return Result<std::string>::fail(analysed.failure.code, analysed.failure.message, analysed.failure.diagnostics);
-    const auto blocks = buildReport(*analysed.value, *history.value, sha256);
+    auto blocks = buildReport(*analysed.value, *history.value, sha256, copy);
+    if (redactor) {
+        const auto& p = redactor->profile();
+        blocks.insert(blocks.begin() + 1,
+            Block { Block::Kind::Fact, "Redacted",
+                "with the redaction profile " + p.name
+                    + ": host names, addresses, users, paths and secrets are pseudonyms, the same as in a redacted "
+                      "copy of this case",
+                {}, {} });
+        redactBlocks(blocks, *redactor);
+    }
     Result<std::string> out;
     out.value = request.format == ReportFormat::Html ? html(blocks) : markdown(blocks);
     return out;

@@ -7,7 +7,9 @@
 #pragma once
 
 #include "app/usecases/use_cases.h"
+#include "core/redact/redaction.h"
 
+#include <optional>
 #include <string>
 
 namespace faultline::usecases {
@@ -20,9 +22,13 @@ struct ReportRequest
     ReportFormat format = ReportFormat::Markdown;
     std::string currentRulesDir; ///< used when the case does not hold its run's rules
     unsigned threads = 0;
+    /// Redacts every text of the report with this profile, with the pseudonyms a redacted copy of the same case
+    /// gets (redact.h); none: the report is not redacted.
+    std::optional<core::RedactionProfile> redaction;
 };
 
-/// The report's text. Fails with Case (the case cannot be read) or Cancelled.
+/// The report's text. Fails with Case (the case cannot be read), Usage (a redaction profile with errors) or
+/// Cancelled. A redacted copy's report gives each file's SHA-256 in the original, which its copy records.
 Result<std::string> caseReport(const ReportRequest& request, const Task& task = {});
 
 } // namespace faultline::usecases

@@ -2,6 +2,7 @@
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
 #include "app/usecases/case_history.h"
+#include "app/usecases/redact.h"
 #include "app/usecases/regress.h"
 #include "app/usecases/report.h"
 #include "app/usecases/use_cases.h"
@@ -13,6 +14,7 @@
 #include "core/rules/rule_tester.h"
 #include "core/rules/verdict_expectation.h"
 #include "core/time/civil_time.h"
+#include "core/util/json_writer.h"
 #include "core/version.h"
 #include "importers/bundle_loader.h"
 
@@ -70,11 +72,21 @@ commands:
       or $USER.
   expect CASE [--run N] [--note TEXT] [--author NAME]
       Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
-  report CASE [--format md|html] [-o FILE] [--rules DIR]
+  report CASE [--format md|html] [-o FILE] [--rules DIR] [--redact default|FILE]
       Write the case as a postmortem report (Markdown by default, or one self-contained HTML file): the
       verdict, what the cause explains, coverage, the evidence trail with file:line and each file's SHA-256,
       the narrative and annotations, and the rule and engine versions. The evidence is re-analysed with the
       latest run's own rules (--rules: when the case lacks them); the report says whether that reproduces it.
+      --redact replaces host names, addresses, users, uids, paths, tokens and e-mail addresses with the
+      pseudonyms a redacted copy of the case gets (see redact).
+  redact CASE (-o COPY | --preview) [--profile default|FILE] [--json] [--rules DIR]
+      Write a redacted copy of the case for sharing: host names (node-02 becomes host-b everywhere, its FQDN
+      and hostlist forms too), IP addresses, user names and uids, home paths, tokens and e-mail addresses,
+      and a profile file's own patterns, become consistent pseudonyms in the evidence and in every table. The
+      original is only read; the copy records the profile and the original's evidence hashes, keeps every
+      line number, and is re-analysed to check it still gives its stored verdict. --preview lists every
+      replacement (category, original, pseudonym, count) and writes nothing. A profile file (YAML) adds
+      patterns, hosts and users, turns categories off and keeps values (see the README).
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
   import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
@@ -790,7 +802,14 @@ int reportCommand(const std::vector<std::string>& args, const char* argv0)
             outPath = args[++i];
         else if (k == "--rules" && hasValue)
             req.currentRulesDir = args[++i];
-        else if (!k.empty() && k[0] == '-')
+        else if (k == "--redact" && hasValue) {
+            auto profile = usecases::loadRedactionProfile(args[++i]);
+            if (!profile.ok()) {
+                printWarnings(profile.failure.diagnostics);
+                return usage(profile.failure.message);
+            }
+            req.redaction = std::move(*profile.value);
+        } else if (!k.empty() && k[0] == '-')
             return usage("unknown option or missing value: " + k);
         else if (req.casePath.empty())
             req.casePath = k;
@@ -801,6 +820,8 @@ int reportCommand(const std::vector<std::string>& args, const char* argv0)
         return usage("report needs a CASE");
     if (req.currentRulesDir.empty())
         req.currentRulesDir = app::defaultRulesDir(argv0);
+    if (std::error_code ec; !outPath.empty() && fs::equivalent(outPath, req.casePath, ec))
+        return usage("refusing to write the report over the case " + req.casePath);
     const auto res = usecases::caseReport(req);
     if (!res.ok()) {
         std::cerr << "faultline-cli: " << res.failure.text() << '\n';
@@ -902,6 +923,152 @@ int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
     return r.failed() ? kExitTestsFailed : kExitOk;
 }
 
+/// The replacements as a table (category, original, pseudonym, count), or as JSON.
+void printReplacements(const std::vector<core::Replacement>& list, bool json, const std::string& casePath,
+    const core::RedactionProfile& profile, const std::string& written)
+{
+    if (json) {
+        core::JsonWriter w(true);
+        w.beginObject();
+        w.field("schema", "faultline.redaction-preview/1");
+        w.field("case", casePath);
+        w.key("profile").beginObject().field("name", profile.name).field("origin", profile.origin);
+        w.field("sha256", profile.sha256).endObject();
+        if (written.empty())
+            w.key("written").null();
+        else
+            w.field("written", written);
+        w.key("replacements").beginArray();
+        for (const auto& r : list)
+            w.beginObject()
+                .field("category", core::redactionCategoryName(r.category))
+                .field("original", r.original)
+                .field("pseudonym", r.pseudonym)
+                .field("count", r.count)
+                .endObject();
+        w.endArray().endObject();
+        std::cout << w.str() << '\n';
+        return;
+    }
+    std::size_t wide = 8;
+    std::size_t widePseudonym = 9;
+    for (const auto& r : list) {
+        wide = std::max(wide, core::escapeForDisplay(r.original).size());
+        widePseudonym = std::max(widePseudonym, r.pseudonym.size());
+    }
+    auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s; };
+    std::cout << pad("category", 9) << pad("original", wide + 2) << pad("pseudonym", widePseudonym + 2) << "count\n";
+    for (const auto& r : list)
+        std::cout << pad(core::redactionCategoryName(r.category), 9)
+                  << pad(core::escapeForDisplay(r.original), wide + 2) << pad(r.pseudonym, widePseudonym + 2) << r.count
+                  << '\n';
+}
+
+int redactCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    usecases::RedactRequest req;
+    bool preview = false;
+    bool json = false;
+    std::string profileArg = "default";
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& k = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (k == "-o" && hasValue)
+            req.outPath = args[++i];
+        else if (k == "--profile" && hasValue)
+            profileArg = args[++i];
+        else if (k == "--rules" && hasValue)
+            req.currentRulesDir = args[++i];
+        else if (k == "--preview")
+            preview = true;
+        else if (k == "--json")
+            json = true;
+        else if (!k.empty() && k[0] == '-')
+            return usage("unknown option or missing value: " + k);
+        else if (req.casePath.empty())
+            req.casePath = k;
+        else
+            return usage("redact takes one CASE");
+    }
+    if (req.casePath.empty())
+        return usage("redact needs a CASE");
+    if (preview == !req.outPath.empty())
+        return usage(preview ? "redact --preview writes nothing: drop -o" : "redact needs -o COPY (or --preview)");
+    auto profile = usecases::loadRedactionProfile(profileArg);
+    if (!profile.ok()) {
+        printWarnings(profile.failure.diagnostics);
+        return usage(profile.failure.message);
+    }
+    req.profile = std::move(*profile.value);
+    if (req.currentRulesDir.empty())
+        req.currentRulesDir = app::defaultRulesDir(argv0);
+    if (preview) {
+        const auto res = usecases::previewRedaction(req);
+        if (!res.ok())
+            return res.failure.code == usecases::Exit::Case ? printCaseFailure(res.failure) : printFailure(res.failure);
+        printReplacements(res.value->replacements, json, req.casePath, res.value->profile, {});
+        if (!json) {
+            std::cout << "redaction preview of " << req.casePath << " with the profile " << req.profile.name << ": "
+                      << usecases::replacementSummary(res.value->replacements) << "; nothing was written\n";
+            for (const auto& f : res.value->changedCatalogFiles)
+                std::cout << "note: the stored rule file " << f
+                          << " names a secret of the case: redacted too, and the copy's catalog gets a new hash\n";
+        }
+        return kExitOk;
+    }
+    const auto res = usecases::redactCase(req);
+    if (!res.ok())
+        return res.failure.code == usecases::Exit::Case ? printCaseFailure(res.failure) : printFailure(res.failure);
+    const auto& r = *res.value;
+    if (json) {
+        core::JsonWriter w(true);
+        w.beginObject();
+        w.field("schema", "faultline.redacted-copy/1");
+        w.field("case", req.casePath);
+        w.field("written", r.path);
+        w.field("bytes", static_cast<std::uint64_t>(r.bytes));
+        w.field("files", r.files);
+        w.key("profile").beginObject().field("name", req.profile.name).field("sha256", req.profile.sha256).endObject();
+        w.key("replaced").beginObject();
+        for (std::size_t c = 0; c < core::kRedactionCategories; ++c) {
+            std::uint64_t values = 0;
+            std::uint64_t times = 0;
+            for (const auto& x : r.replacements)
+                if (static_cast<std::size_t>(x.category) == c && x.count > 0) {
+                    ++values;
+                    times += x.count;
+                }
+            w.key(core::redactionCategoryName(static_cast<core::RedactionCategory>(c)))
+                .beginObject()
+                .field("values", values)
+                .field("times", times)
+                .endObject();
+        }
+        w.endObject();
+        if (r.reproduces)
+            w.field("reproduces", *r.reproduces);
+        else
+            w.key("reproduces").null();
+        w.field("note", r.checkNote);
+        w.endObject();
+        std::cout << w.str() << '\n';
+        return kExitOk;
+    }
+    std::cout << "redacted copy written: " << r.path << " (" << (r.bytes + 1023) / 1024 << " KiB, " << r.files
+              << " files) with the profile " << req.profile.name << '\n'
+              << "  replaced: " << usecases::replacementSummary(r.replacements) << '\n';
+    if (r.reproduces && *r.reproduces)
+        std::cout << "  the copy re-analyses to its stored verdict\n";
+    if (!r.checkNote.empty())
+        std::cout << "  note: " << r.checkNote << '\n';
+    if (!r.changedCatalogFiles.empty())
+        std::cout << "  note: " << r.changedCatalogFiles.size()
+                  << " stored rule file(s) named secrets of the case: redacted too (the copy's catalog has a new "
+                     "hash; the original's is in its redaction record)\n";
+    std::cout << "  (faultline-cli redact " << req.casePath << " --preview lists every replacement)\n";
+    return kExitOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -932,6 +1099,8 @@ int main(int argc, char** argv)
             return expectCommand({ args.begin() + 1, args.end() });
         if (args[0] == "report")
             return reportCommand({ args.begin() + 1, args.end() }, argv[0]);
+        if (args[0] == "redact")
+            return redactCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "verify")
             return verifyCommand({ args.begin() + 1, args.end() });
         if (args[0] == "import-report")

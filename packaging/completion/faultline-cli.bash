@@ -69,7 +69,7 @@ _faultline_cli()
         _faultline_files -d
         return
         ;;
-    --junit)
+    --junit | --profile | --redact)
         _faultline_files
         return
         ;;

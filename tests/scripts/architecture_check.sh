@@ -4,6 +4,7 @@
 # use-case layer (app/usecases, shared by the CLI and the GUI) includes Qt, views/ or the front ends, or when views/
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
 # a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade),
+# or when the redaction engine (core/redact, which only rewrites text) reads case files, SQLite, rules or importers,
 # or when the GUI (app/gui) includes the case file instead of calling the use cases, or when a comment or document
 # points at notes outside the repository. The link graph enforces the module rules too; this names the offending
 # line.
@@ -15,6 +16,7 @@ bad=$( { grep -rnE '^\s*#\s*include\s*[<"]Q' core importers;
          grep -rnE '^\s*#\s*include\s*"(importers|app)/' views;
          grep -rnE '^\s*#\s*include\s*("core/casefile/|<sqlite3)' views;
          grep -nE '^\s*#\s*include\s*[<"]Q' views/timeline/timeline_geometry.*;
+         grep -rnE '^\s*#\s*include\s*("core/(casefile|analysis|rules|report)/|"importers/|<sqlite3)' core/redact;
          grep -rnE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/cli)/)' app/usecases;
          grep -rnE '^\s*#\s*include\s*[<"](QtCharts|Q[A-Za-z]*(Chart|ChartView|Series|Axis|Legend|LegendMarker|BarSet|BoxSet|CandlestickSet|PieSlice|ModelMapper)[>"])' \
            core importers views app tests --include='*.h' --include='*.cpp' | grep -v '^views/charts/'; } 2>/dev/null )

@@ -38,7 +38,8 @@ expect() { # expect WANT FUNCTION WORD...
 }
 
 expect "show" _faultline_cli faultline-cli sh
-expect "report rerun rules" _faultline_cli faultline-cli r
+expect "redact report rerun rules" _faultline_cli faultline-cli r
+expect "--json --preview --profile --rules" _faultline_cli faultline-cli redact x.faultline --
 expect "import-report" _faultline_cli faultline-cli imp
 expect "--window" _faultline_cli faultline-cli analyze --wi
 expect "--threads --timings" _faultline_cli faultline-cli analyze bundle --t

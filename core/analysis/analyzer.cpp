@@ -6,6 +6,7 @@
 // low-confidence hypothesis that is not confirmed, never as a cause.
 #include "core/analysis/analyzer.h"
 
+#include "core/analysis/correlation.h"
 #include "core/rules/aggregation.h"
 #include "core/rules/extraction.h"
 #include "core/rules/template.h"
@@ -131,38 +132,6 @@ bool eventLess(const Event& a, const Event& b)
     if (pa.line != pb.line)
         return pa.line < pb.line;
     return a.ruleId < b.ruleId;
-}
-
-/// Where a symptom's record lies relative to a cause's in the file both came from.
-enum class OrderRelation { Unrelated, Before, After };
-
-/// Records of one file are in the order they were written: an event whose record follows (or is) the cause's comes
-/// after it. Events from different files have no order without times.
-OrderRelation fileOrder(const Event& cause, const Event& symptom)
-{
-    const Provenance& c = cause.provenance.front();
-    const Provenance& s = symptom.provenance.front();
-    if (c.source != s.source)
-        return OrderRelation::Unrelated;
-    return s.line >= c.line ? OrderRelation::After : OrderRelation::Before;
-}
-
-bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom)
-{
-    switch (rel) {
-    case Correlator::Nodes::Any:
-        return true;
-    case Correlator::Nodes::Same:
-        // One rank is one process on one node: the same rank is the same node even when no evidence names it.
-        return (cause.node != kNoNode && cause.node == symptom.node)
-            || (cause.node == kNoNode && symptom.node == kNoNode && cause.rank >= 0 && cause.rank == symptom.rank);
-    case Correlator::Nodes::SameGpu:
-        return cause.node != kNoNode && cause.node == symptom.node
-            && (symptom.gpu.empty() || cause.gpu.empty() || symptom.gpu == cause.gpu);
-    case Correlator::Nodes::Other:
-        return cause.node != symptom.node;
-    }
-    return false;
 }
 
 } // namespace
@@ -488,35 +457,13 @@ public:
                 for (std::size_t j : causesOf[c]) {
                     if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
                         continue;
-                    const Event& cause = m_events[j];
-                    bool byOrder = false;
-                    if (cause.timeNs == INT64_MIN || s.timeNs == INT64_MIN) {
-                        // Without a time on one side, only the order of the lines in one file relates them: a
-                        // symptom follows its cause there (a precursor comes before it). Nothing bounds the distance.
-                        const OrderRelation o = fileOrder(cause, s);
-                        if (o == OrderRelation::Unrelated
-                            || (corr.relation == "precursor" ? o != OrderRelation::Before : o != OrderRelation::After))
-                            continue;
-                        byOrder = true;
-                    } else {
-                        const std::int64_t slack = s.precisionNs + cause.precisionNs;
-                        // Cross-node comparisons are made on clocks aligned by the skew estimate.
-                        const std::int64_t delta =
-                            (s.orderTimeNs() - skewOf(s.node)) - (cause.orderTimeNs() - skewOf(cause.node));
-                        if (delta < -(corr.beforeNs + slack) || delta > corr.afterNs + slack)
-                            continue;
-                    }
-                    if (!nodesRelate(corr.nodes, cause, s))
-                        continue;
-                    // A root-capable event is only explained by an earlier one (in the deterministic event order):
-                    // two candidates must never explain each other through wide, inferred time intervals.
-                    if (corr.relation != "precursor" && s.role == Role::Root && j > i)
-                        continue;
-                    if (reaches(j, i))
+                    const LinkCheck check =
+                        checkLink(corr, m_events[j], j, s, i, [this](NodeId node) { return skewOf(node); });
+                    if (check.clause != LinkClause::Holds || reaches(j, i))
                         continue;
                     best = static_cast<std::int64_t>(j);
                     bestCorr = c;
-                    bestByOrder = byOrder;
+                    bestByOrder = check.byOrder;
                 }
             }
             if (best >= 0) {

@@ -6,6 +6,7 @@
 // low-confidence hypothesis that is not confirmed, never as a cause.
 #include "core/analysis/analyzer.h"
 
+#include "core/analysis/analysis_trace.h"
 #include "core/analysis/correlation.h"
 #include "core/rules/aggregation.h"
 #include "core/rules/extraction.h"
@@ -297,6 +298,13 @@ public:
             m_v.confidenceNotes.push_back(
                 "the workload window comes from scheduler times written without a zone and read "
                 "as UTC (no tz in a manifest): evidence is not filtered by window");
+        AnalysisTrace* trace = m_options.trace;
+        if (trace) {
+            trace->windowLoNs = lo;
+            trace->windowHiNs = hi;
+            trace->windowTrusted = m_windowTrusted;
+            trace->jobId = m_v.scope.jobId;
+        }
         std::vector<Event> kept;
         for (auto& e : m_events) {
             // Scheduler logs hold every job: a record naming another job id is out of scope.
@@ -304,21 +312,31 @@ public:
             const bool otherJob = job && !m_v.scope.jobId.empty() && *job != m_v.scope.jobId;
             if (otherJob || (e.timeNs != INT64_MIN && (e.timeNs < lo || e.timeNs > hi))) {
                 ++m_v.filteredEvents;
+                if (trace && trace->wants(e.ruleId))
+                    traceStep(e, otherJob ? FilterStep::What::OtherJob : FilterStep::What::OutOfWindow, {},
+                        otherJob ? *job : std::string());
                 continue;
             }
             bool drop = false;
             for (const auto& f : m_catalog.filters()) {
                 if (!f.when.matches(e))
                     continue;
-                if (f.text && !RE2::PartialMatch(e.excerpt, *f.text))
+                if (f.text && !RE2::PartialMatch(e.excerpt, *f.text)) {
+                    if (trace && trace->wants(e.ruleId, f.id))
+                        traceStep(e, FilterStep::What::TextMissed, f.id);
                     continue;
+                }
                 if (f.action == FilterRule::Action::Drop) {
                     drop = true;
+                    if (trace && trace->wants(e.ruleId, f.id))
+                        traceStep(e, FilterStep::What::Dropped, f.id);
                     break;
                 }
                 e.role = f.action == FilterRule::Action::Suppress ? Role::Context : f.role;
                 e.fields.emplace_back("filtered_by", f.id);
                 std::sort(e.fields.begin(), e.fields.end());
+                if (trace && trace->wants(e.ruleId, f.id))
+                    traceStep(e, FilterStep::What::Changed, f.id);
             }
             if (drop) {
                 ++m_v.filteredEvents;
@@ -422,6 +440,8 @@ public:
     void correlate()
     {
         const std::size_t n = m_events.size();
+        if (m_options.trace)
+            m_options.trace->skew = m_skew;
         m_v.causeOf.assign(n, -1);
         m_v.linkVia.assign(n, {});
         m_v.linkRelation.assign(n, {});
@@ -536,6 +556,21 @@ public:
     }
 
 private:
+    void traceStep(const Event& e, FilterStep::What what, const std::string& filter, std::string job = {})
+    {
+        FilterStep step;
+        step.what = what;
+        step.eventRule = e.ruleId;
+        step.type = e.type;
+        step.label = e.label;
+        step.observation = e.observation;
+        step.filter = filter;
+        step.role = e.role;
+        step.timeNs = e.timeNs;
+        step.job = std::move(job);
+        m_options.trace->steps.push_back(std::move(step));
+    }
+
     std::int64_t skewOf(NodeId node) const
     {
         auto it = m_skew.find(node);

@@ -12,6 +12,8 @@
 
 namespace faultline::core {
 
+struct AnalysisTrace;
+
 struct AnalysisOptions
 {
     unsigned threads = 0; ///< 0: use the hardware concurrency
@@ -19,6 +21,9 @@ struct AnalysisOptions
     std::int64_t windowFromNs = INT64_MIN;
     std::int64_t windowToNs = INT64_MIN;
     const std::atomic_bool* cancel = nullptr; ///< polled between phases
+    /// When set, the filter and correlation phases record what they did there (the rule trace); null, the default:
+    /// nothing is recorded. The verdict is the same either way.
+    AnalysisTrace* trace = nullptr;
 };
 
 /// Runs the whole engine. The evidence set is only read.

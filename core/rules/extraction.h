@@ -49,6 +49,21 @@ public:
     /// Evaluates the metric rules over every series.
     std::vector<RawEvent> runMetrics(std::span<const MetricSeries> series) const;
 
+    /// The event `rule` alone makes of record `i` (none when its pattern or its preceded_by context does not match
+    /// there), before any other rule's `supersedes` applies. The engine's own code, for the rule trace.
+    void runRule(std::span<const Observation> records, std::size_t i, const ExtractorRule& rule,
+        std::vector<RawEvent>& out) const
+    {
+        emit(records, i, rule, out);
+    }
+
+    /// The events the engine keeps of record `i`: every rule its source kind runs, then `supersedes`.
+    void runRecord(std::span<const Observation> records, std::size_t i, ExtractionScratch& scratch,
+        std::vector<RawEvent>& out) const
+    {
+        runOne(records, i, scratch, out);
+    }
+
 private:
     void emit(std::span<const Observation> records, std::size_t i, const ExtractorRule& rule,
         std::vector<RawEvent>& out) const;

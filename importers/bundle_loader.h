@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Imports an evidence bundle (a directory, a single file, or several paths) into an EvidenceSet: reads the
 // optional manifest, detects each file's format (and says why), scopes the workload from scheduler data, parses
-// the files in parallel and merges them deterministically.
+// the files in parallel and merges them deterministically (the phases are declared in bundle/phases.h).
 //
 // Thread contract: loadBundle may be called from any thread; it polls `cancel` between files and every 64 Ki
 // lines, and reports progress through `progress` from the calling thread only.

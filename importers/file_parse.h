@@ -20,7 +20,7 @@
 
 namespace faultline::importers {
 
-/// Facts about the workload that scheduler files reveal (phase A), used to scope the rest (phase B).
+/// Facts about the workload that scheduler files reveal (the scope phase), used to scope the rest (the parse phase).
 struct SchedulerFacts
 {
     std::string scheduler; ///< "slurm", "kueue"

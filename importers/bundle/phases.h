@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The phases of a bundle import after collectBundle, in the order importBundle runs them. Each phase runs on the
-// calling thread; the parse phase alone starts worker threads, and joins them before it returns.
+// The phases of a bundle import after collectBundle, in the order importBundle runs them:
+//   detect → scope → parse → merge
+// The scope phase parses the scheduler files before the parse phase parses the rest, because the workload they
+// state (job, allocated nodes, window) is what the other parsers read. Each phase runs on the calling thread; the
+// parse phase alone starts worker threads, and joins them before it returns.
 #pragma once
 
 #include "core/model/bundle_input.h"
@@ -44,5 +47,13 @@ using ParsedFiles = std::vector<std::vector<FileParse>>;
 /// Progress goes to options.progress from the calling thread only, after each part it parsed and once at the end.
 ParsedFiles parseFiles(std::vector<FileParse> files, const std::vector<const FormatInfo*>& formats,
     const BundleContext& ctx, const LoadOptions& options);
+
+/// Merge: the parts into `ev`, in input order and each file's chunks in order, so the evidence does not depend on
+/// the thread count. One source per file with its figures (records, times, zone, host, records outside the
+/// workload window, a Loki answer cut at its limit, a file the import was cancelled before reading), then one per
+/// archive whose read stopped early; one identity per rank; ranked records without a node placed on their rank's
+/// node, else on their stream's agent host.
+void mergeFiles(ParsedFiles& parsed, const std::vector<const FormatInfo*>& formats, const Manifest& manifest,
+    const std::vector<core::ArchiveStop>& archiveStops, core::EvidenceSet& ev);
 
 } // namespace faultline::importers

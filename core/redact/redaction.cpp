@@ -394,8 +394,11 @@ const BuiltinRule kBuiltins[] = {
     { RedactionCategory::Uid, RuleKind::Value, R"((?i)\b[ug]id[ \t]+([0-9]{1,10}))", 8, false, true, false },
     // Addresses.
     { RedactionCategory::Ip, RuleKind::Ipv4, R"(([0-9]{1,3}(?:\.[0-9]{1,3}){3}))", 9, false, false, true },
+    // IPv6: eight groups, or a "::" (so that times such as 10:15:06 are never candidates).
     { RedactionCategory::Ip, RuleKind::Ipv6,
-        R"(((?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{0,4})))", 9, false, false, true },
+        R"(((?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}(?::[0-9A-Fa-f]{1,4}){1,6})"
+        R"(|(?:[0-9A-Fa-f]{1,4}:){1,7}:|::(?:[0-9A-Fa-f]{1,4}:){0,5}(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})))",
+        9, false, false, true },
     // Host names under a common domain suffix.
     { RedactionCategory::Host, RuleKind::Fqdn,
         R"((?i)([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)*)"

@@ -103,6 +103,12 @@ private Q_SLOTS:
         QTest::addRow("ipv6") << "peer fe80::1ff:fe23:4567:890a%ib0 down"
                               << "fe80::1ff:fe23:4567:890a"
                               << "fd00:ff::1";
+        QTest::addRow("ipv6 in full") << "addr 2001:0db8:85a3:0000:0000:8a2e:0370:7334 up"
+                                      << "2001:0db8:85a3:0000:0000:8a2e:0370:7334"
+                                      << "fd00:ff::1";
+        QTest::addRow("ipv6 with an ipv4 tail") << "from ::ffff:10.1.2.3 port 22"
+                                                << "::ffff:10.1.2.3"
+                                                << "fd00:ff::1";
         QTest::addRow("user key") << "USER=alice srun --pty"
                                   << "alice"
                                   << "user-1";

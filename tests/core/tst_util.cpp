@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "core/rules/template.h"
+#include "core/util/json_spans.h"
 #include "core/util/json_writer.h"
 #include "core/util/sha256.h"
 
@@ -34,6 +35,26 @@ private Q_SLOTS:
             std::string(
                 "{\"a\":\"q\\\"\\\\\\n\\u0001\",\"bad\":\"ok \\\\xff\\\\xfe end\",\"utf8\":\"µs\",\"n\":null}"));
         QCOMPARE(escapeForDisplay("a\xc3\x28z"), std::string("a\\xc3(z"));
+    }
+    void jsonSpansKeepEveryByteTheyDoNotEdit()
+    {
+        const std::string text = "{\"file\": \"a\\\"b\\u00e9\\n\", \"n\": [1, -2.5e3, true, null],\n  \"o\": {}}";
+        const auto tree = parseJsonSpans(text);
+        QVERIFY(tree);
+        QCOMPARE(static_cast<int>(tree->type), static_cast<int>(JsonSpan::Type::Object));
+        const JsonSpan* file = tree->member("file");
+        QVERIFY(file);
+        QCOMPARE(file->text, std::string("a\"b\xc3\xa9\n"));
+        QCOMPARE(text.substr(file->begin, file->end - file->begin), std::string("\"a\\\"b\\u00e9\\n\""));
+        const JsonSpan* n = tree->member("n");
+        QVERIFY(n && n->items.size() == 4);
+        QCOMPARE(n->items[1].text, std::string("-2.5e3"));
+        // Replacing one value leaves whitespace, order and the other values as they were.
+        const std::string edited = applySpanEdits(text, { { n->items[0].begin, n->items[0].end, "42" } });
+        QCOMPARE(
+            edited, std::string("{\"file\": \"a\\\"b\\u00e9\\n\", \"n\": [42, -2.5e3, true, null],\n  \"o\": {}}"));
+        for (const char* bad : { "", "{", "{\"a\" 1}", "[1,]", "\"\\x\"", "{} x", "nul" })
+            QVERIFY2(!parseJsonSpans(bad), bad);
     }
     void pciNormalisation_data()
     {

@@ -19,7 +19,10 @@
 -- Key/value facts about the case: format, created_at, created_by (application and version), bundle_root,
 -- read_compat_version (the oldest schema version that can still read this file), chunk_target (bytes per chunk),
 -- chunk_hash ('stored': chunks.sha256 covers the stored, compressed bytes, as every case written with schema 2
--- does; absent, as in cases written with schema 1: it covers the uncompressed bytes).
+-- does; absent, as in cases written with schema 1: it covers the uncompressed bytes), redaction (only in a redacted
+-- copy, as faultline-cli redact writes it: a JSON record, schema faultline.redaction/1, of the profile used and the
+-- original's evidence hashes, sizes, line counts, import fingerprints and rule catalog hashes; the copy's own hashes
+-- and byte offsets are those of its redacted bytes, its line numbers the original's).
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

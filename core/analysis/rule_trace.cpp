@@ -286,18 +286,27 @@ public:
         if (!source && suffixed.size() == 1)
             source = suffixed.front();
         if (!source) {
+            // Several files end in the path given: name them; else files with the same name.
             std::vector<std::string> close;
+            for (std::uint32_t s : suffixed)
+                close.push_back(m_ev.sources[s].path);
             const std::string base = m_request.path.substr(m_request.path.find_last_of('/') + 1);
-            for (const auto& s : m_ev.sources)
-                if (s.path.find(base) != std::string::npos || suffixed.size() > 1)
-                    close.push_back(s.path);
+            if (close.empty())
+                for (const auto& s : m_ev.sources)
+                    if (s.path.substr(s.path.find_last_of('/') + 1) == base)
+                        close.push_back(s.path);
+            const std::size_t named = close.size();
             if (close.size() > 6)
                 close.resize(6);
-            errors.push_back(makeDiagnostic(Severity::Error, "unknown-file",
-                "no file '" + m_request.path + "' in the evidence"
-                    + (close.empty() ? std::string(" (faultline-cli import-report lists them)")
-                                     : "; did you mean " + joined(close, " or ") + "?"),
-                m_request.path));
+            std::string message = "no file '" + m_request.path + "' in the evidence";
+            if (suffixed.size() > 1)
+                message = "'" + m_request.path + "' names " + std::to_string(named) + " files of the evidence: "
+                    + joined(close, ", ") + (named > close.size() ? ", …" : "") + "; give more of the path";
+            else if (!close.empty())
+                message += "; did you mean " + joined(close, " or ") + "?";
+            else
+                message += " (faultline-cli import-report lists its files)";
+            errors.push_back(makeDiagnostic(Severity::Error, "unknown-file", message, m_request.path));
             return false;
         }
         const Source& src = m_ev.sources[*source];
@@ -1286,9 +1295,9 @@ bool checkTraceRequest(const RuleCatalog& catalog, const TraceRequest& request, 
         return true;
     const auto close = closeRuleIds(catalog, request.ruleId);
     Diagnostic d = makeDiagnostic(Severity::Error, "unknown-rule",
-        "the catalog " + catalog.name() + " " + catalog.version() + " has no rule '" + request.ruleId + "'"
+        "no such rule in the catalog " + catalog.name() + " " + catalog.version()
             + (close.empty() ? std::string() : "; did you mean " + joined(close, ", ") + "?"),
-        {});
+        catalog.root());
     d.ruleId = request.ruleId;
     errors.push_back(std::move(d));
     return false;

@@ -111,12 +111,13 @@ bool placeholderHost(std::string_view name)
 
 bool placeholderToken(std::string_view v)
 {
-    if (v.size() < 6)
+    if (v.size() < 4)
         return true;
     if (std::all_of(v.begin(), v.end(), [&](char c) { return c == v.front(); }))
         return true; // "******", "xxxxxx"
     static const std::set<std::string, std::less<>> kWords { "redacted", "<redacted>", "[redacted]", "changeme", "none",
-        "null", "undefined", "placeholder", "secret", "password", "your_token", "<token>" };
+        "null", "undefined", "placeholder", "secret", "password", "your_token", "<token>", "true", "false", "empty",
+        "unset", "n/a", "****" };
     return kWords.count(lower(v)) != 0 || (v.front() == '[' && v.back() == ']') || (v.front() == '$' && v[1] == '{');
 }
 
@@ -341,7 +342,7 @@ const BuiltinRule kBuiltins[] = {
         false },
     { RedactionCategory::Token, RuleKind::Value,
         R"((?i)\b[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api_?key|access_?key|secret_?key|private_?key)"
-        R"(|credentials?)["']?[ \t]*[=:][ \t]*["']?([^ \t\r"',;&<>]{6,}))",
+        R"(|credentials?)["']?[ \t]*[=:][ \t]*["']?([^ \t\r"',;&<>]{4,}))",
         1, false, false, false },
     // E-mail addresses.
     { RedactionCategory::Email, RuleKind::Value,

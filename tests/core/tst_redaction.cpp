@@ -142,6 +142,9 @@ private Q_SLOTS:
         QTest::addRow("password key") << "db password: \"s3cr3t-pass\""
                                       << "s3cr3t-pass"
                                       << "[token-1]";
+        QTest::addRow("short password") << "mysql -u x --password=k9$z"
+                                        << "k9$z"
+                                        << "[token-1]";
         QTest::addRow("bearer") << "Authorization: Bearer abcdefABCDEF0123456789"
                                 << "abcdefABCDEF0123456789"
                                 << "[token-1]";
@@ -173,7 +176,7 @@ private Q_SLOTS:
         QTest::addRow("public domains") << "resources nvidia.com/gpu jobset.sigs.k8s.io docs.nvidia.com";
         QTest::addRow("words after user") << "Cuda failure 'user error', the user space code";
         QTest::addRow("token-ish words") << "max_new_tokens=512 tokenizer_path=/data/tok";
-        QTest::addRow("placeholders") << "password=******** token: <redacted>";
+        QTest::addRow("placeholders") << "password=******** token: <redacted> secret: true api_key=${API_KEY}";
         QTest::addRow("uuid after uid") << "uid: 12345678-abcd-4ef0-9abc-0123456789ab";
     }
 

@@ -53,7 +53,8 @@ install(FILES ${CMAKE_CURRENT_LIST_DIR}/collect/HOWTO.md DESTINATION ${CMAKE_INS
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/ DESTINATION ${CMAKE_INSTALL_DATADIR}/faultline/rules
         PATTERN ".yamllint" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/samples DESTINATION ${CMAKE_INSTALL_DATADIR}/faultline)
-install(FILES ${PROJECT_SOURCE_DIR}/resources/schema/verdict.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/faultline/schema)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/schema/verdict.schema.json ${PROJECT_SOURCE_DIR}/resources/schema/rule-trace.schema.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/faultline/schema)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/linux/dev.faultline.Faultline.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/linux/dev.faultline.Faultline.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/linux/dev.faultline.Faultline-mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages

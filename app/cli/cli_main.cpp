@@ -2,6 +2,7 @@
 // faultline-cli: the headless front end (analyze, rules test). No Qt: it links core and importers only.
 #include "app/common/rules_location.h"
 #include "app/usecases/case_history.h"
+#include "app/usecases/explain.h"
 #include "app/usecases/redact.h"
 #include "app/usecases/regress.h"
 #include "app/usecases/report.h"
@@ -87,6 +88,15 @@ commands:
       line number, and is re-analysed to check it still gives its stored verdict. --preview lists every
       replacement (category, original, pseudonym, count) and writes nothing. A profile file (YAML) adds
       patterns, hosts and users, turns categories off and keeps values (see the README).
+  explain CASE|BUNDLE... (--rule ID [--line PATH:N] | --line PATH:N) [--json] [--rules DIR] [--job ID]
+          [--threads N] [--max N]
+      Explain a rule's work in the analysis: the records it matched (file:line), the events it made and what
+      became of each (kept, dropped by a filter, outside the workload window, merged as a duplicate, replaced
+      by a rule that supersedes it), a correlator's links with their windows, and near misses with the first
+      clause that failed (source kind, the part of the pattern, preceded_by; the window, the node relation).
+      --line explains one record, against every rule when --rule is not given. A case is read, never written,
+      and explained with its latest run's own rules unless --rules DIR names a catalog. --max N lists N near
+      misses of each kind (default 100). --json: schema resources/schema/rule-trace.schema.json.
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
   import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
@@ -687,6 +697,52 @@ int expectCommand(const std::vector<std::string>& args)
     return kExitOk;
 }
 
+int explainCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    usecases::ExplainRequest req;
+    bool json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& k = args[i];
+        const bool hasValue = i + 1 < args.size();
+        if (k == "--json")
+            json = true;
+        else if (k == "--rule" && hasValue)
+            req.ruleId = args[++i];
+        else if (k == "--line" && hasValue) {
+            if (!parseLineRef(args[++i], req.linePath, req.line))
+                return usage("--line takes PATH:N (a file of the bundle and a line number from 1)");
+        } else if (k == "--rules" && hasValue)
+            req.rulesDir = args[++i];
+        else if (k == "--job" && hasValue)
+            req.jobId = args[++i];
+        else if ((k == "--threads" || k == "--max") && hasValue) {
+            const std::string& v = args[++i];
+            unsigned long n = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || end != v.data() + v.size())
+                return usage(k + " needs a number");
+            if (k == "--threads")
+                req.threads = static_cast<unsigned>(n);
+            else
+                req.maxNearMisses = n;
+        } else if (!k.empty() && k[0] == '-')
+            return usage("unknown option or missing value: " + k);
+        else
+            req.paths.push_back(k);
+    }
+    if (req.paths.empty())
+        return usage("explain needs a CASE or a BUNDLE");
+    if (req.ruleId.empty() && req.linePath.empty())
+        return usage("explain needs --rule ID, --line PATH:N, or both");
+    req.defaultRulesDir = app::defaultRulesDir(argv0);
+    const auto res = usecases::explainRule(req);
+    if (!res.ok())
+        return res.failure.code == usecases::Exit::Case ? printCaseFailure(res.failure) : printFailure(res.failure);
+    printWarnings(res.value->analysis.catalogWarnings);
+    std::cout << (json ? usecases::explanationJson(*res.value) : usecases::explanationText(*res.value));
+    return kExitOk;
+}
+
 int verifyCommand(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
@@ -1101,6 +1157,8 @@ int main(int argc, char** argv)
             return reportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "redact")
             return redactCommand({ args.begin() + 1, args.end() }, argv[0]);
+        if (args[0] == "explain")
+            return explainCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "verify")
             return verifyCommand({ args.begin() + 1, args.end() });
         if (args[0] == "import-report")

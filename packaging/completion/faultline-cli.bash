@@ -81,7 +81,7 @@ _faultline_cli()
         return
         ;;
     --job | --window | --threads | --run | --diff | --from | --to | --node | --file | --max | --note | --tag | \
-        --bookmark | --narrative | --remove | --event | --author)
+        --bookmark | --narrative | --remove | --event | --author | --rule)
         return
         ;;
     esac
@@ -96,7 +96,7 @@ _faultline_cli()
     rules\ *)
         _faultline_files -d
         ;;
-    analyze | import-report)
+    analyze | import-report | explain)
         _faultline_files
         ;;
     *)

@@ -45,6 +45,8 @@ expect "--window" _faultline_cli faultline-cli analyze --wi
 expect "--threads --timings" _faultline_cli faultline-cli analyze bundle --t
 expect "--max" _faultline_cli faultline-cli grep x.faultline pattern --m
 expect "--read-only --run --runs" _faultline_cli faultline-cli show x.faultline --r
+expect "--rule --rules" _faultline_cli faultline-cli explain x.faultline --rul
+expect "expect explain" _faultline_cli faultline-cli ex
 expect "test" _faultline_cli faultline-cli rules t
 expect "regress" _faultline_cli faultline-cli rules r
 expect "--cases --json --junit --rules --threads" _faultline_cli faultline-cli rules regress --

@@ -241,7 +241,8 @@ public:
     std::int64_t addRun(const Verdict& verdict, const EvidenceSet& evidence, const RunContext& context,
         std::vector<Diagnostic>& errors, const CaseCheckpoint& checkpoint = {});
     /// Writes the rule catalog run `run` used into `dir` (which must exist), so the run can be reproduced with its
-    /// own rules. False (and `case-no-catalog`) when the case does not hold it (runs written before schema 2).
+    /// own rules: the bundled layer at the top, each rule pack layer under layers/N/ (storedCatalogSources reads it
+    /// back). False (and `case-no-catalog`) when the case does not hold it (runs written before schema 2).
     bool extractCatalog(std::int64_t run, const std::string& dir, std::vector<Diagnostic>& errors);
     /// How many imports the case records (more than one when a re-run's import differed).
     std::int64_t importCount(std::vector<Diagnostic>& errors);

@@ -15,6 +15,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -84,6 +85,34 @@ std::size_t RuleCatalog::ruleCount() const
     return m_extractors.size() + m_filters.size() + m_correlators.size() + m_metricRules.size() + m_aggregates.size();
 }
 
+std::string RuleCatalog::loadedFrom() const
+{
+    std::string out;
+    for (std::size_t i = 0; i < m_layers.size(); ++i) {
+        const CatalogLayer& l = m_layers[i];
+        if (i > 0 && l.files == 0)
+            continue;
+        std::error_code ec;
+        const fs::path abs = fs::absolute(l.dir, ec);
+        if (!out.empty())
+            out += " + ";
+        out += ec ? l.dir : abs.lexically_normal().string();
+        if (!l.unsaved.empty()) {
+            out += " (unsaved:";
+            for (const auto& f : l.unsaved)
+                out += " " + f;
+            out += ")";
+        }
+    }
+    return out;
+}
+
+std::size_t RuleCatalog::packLayerCount() const
+{
+    return static_cast<std::size_t>(std::count_if(m_layers.begin() + (m_layers.empty() ? 0 : 1), m_layers.end(),
+        [](const CatalogLayer& l) { return l.files > 0; }));
+}
+
 const std::vector<std::size_t>& RuleCatalog::extractorsFor(SourceKind kind) const
 {
     static const std::vector<std::size_t> kNone;
@@ -115,6 +144,7 @@ struct LoadError
     std::string code;
     std::string message;
     YAML::Mark mark;
+    std::vector<Diagnostic> notes = {}; ///< further places the error involves (the other definition of an id)
 };
 
 [[noreturn]] void fail(const YAML::Node& at, std::string code, std::string message)
@@ -303,21 +333,101 @@ void readExpect(const YAML::Node& test, const std::string& defaultType, bool& no
             fields.emplace_back(kv.first.Scalar(), scalar(kv.second, kv.first.Scalar().c_str()));
 }
 
+/// The kinds of rule a pack defines, in the order of its sections.
+enum class RuleKind { Extractor, Filter, Correlator, Metric, Hypothesis, Aggregate };
+
+const char* kindName(RuleKind k)
+{
+    switch (k) {
+    case RuleKind::Extractor:
+        return "extractor";
+    case RuleKind::Filter:
+        return "filter";
+    case RuleKind::Correlator:
+        return "correlator";
+    case RuleKind::Metric:
+        return "metric rule";
+    case RuleKind::Hypothesis:
+        return "hypothesis";
+    case RuleKind::Aggregate:
+        return "aggregate";
+    }
+    return "rule";
+}
+
+/// "file:line:col" of a rule's definition.
+std::string place(const RuleOrigin& o)
+{
+    std::string s = o.file;
+    if (o.line > 0)
+        s += ':' + std::to_string(o.line) + ':' + std::to_string(o.column);
+    return s;
+}
+
+/// A directory or file as an absolute, normal path without a trailing separator, for comparing places.
+fs::path normalPath(const std::string& p)
+{
+    std::error_code ec;
+    fs::path out = fs::absolute(p, ec);
+    if (ec)
+        out = p;
+    out = out.lexically_normal();
+    if (!out.has_filename() && out.has_parent_path())
+        out = out.parent_path();
+    return out;
+}
+
+/// The file of a layer that `text` stands for, relative to the layer directory `dir` ("catalog.yaml",
+/// "tables/NAME.yaml", "packs/NAME.yaml"); empty when it is none of them.
+std::string relativeIn(const fs::path& dir, const fs::path& text)
+{
+    if (text.parent_path() == dir && text.filename() == "catalog.yaml")
+        return "catalog.yaml";
+    const fs::path sub = text.parent_path();
+    if (sub.parent_path() == dir && (sub.filename() == "tables" || sub.filename() == "packs")
+        && text.extension() == ".yaml")
+        return sub.filename().string() + "/" + text.filename().string();
+    return {};
+}
+
 } // namespace
 
 /// Reads and compiles a catalog directory. Internal to this file (declared a friend of RuleCatalog).
 class CatalogReader
 {
 public:
-    explicit CatalogReader(std::string root)
+    explicit CatalogReader(CatalogSources sources)
         : m_catalog(new RuleCatalog())
+        , m_sources(std::move(sources))
     {
-        m_catalog->m_root = std::move(root);
+        m_catalog->m_root = m_sources.root;
     }
 
     CatalogLoadResult run();
 
 private:
+    /// One file a layer reads: from disk, or from an in-memory text.
+    struct Document
+    {
+        std::string rel; ///< relative to the layer's directory
+        fs::path disk;
+        const CatalogText* text = nullptr;
+    };
+
+    /// Where a rule id is defined now, and what kind of rule it is.
+    struct Placed
+    {
+        RuleKind kind;
+        RuleOrigin origin;
+    };
+
+    /// A `disable` of the layer being read, checked once the whole layer is read.
+    struct Disable
+    {
+        RuleOrigin at;
+        std::optional<RuleKind> kind; ///< an entry's disable names its section's kind; a pack-level one any
+    };
+
     void addDiag(Severity sev, const std::string& file, const LoadError& e, const std::string& ruleId)
     {
         Diagnostic d;
@@ -332,6 +442,41 @@ private:
             d.snippet = lineOf(file, e.mark.line);
         }
         m_diags.push_back(std::move(d));
+        m_diags.insert(m_diags.end(), e.notes.begin(), e.notes.end());
+    }
+
+    /// "file:line:col" of a definition, as a message names it; seen from a pack layer, a bundled file is named with
+    /// the bundled catalog's directory.
+    std::string placeOf(const RuleOrigin& o) const
+    {
+        if (o.layer == 0 && m_layer > 0)
+            return (fs::path(m_sources.root) / place(o)).string();
+        return place(o);
+    }
+
+    /// A diagnostic at a rule's (or a disable's) place.
+    Diagnostic at(Severity sev, std::string code, std::string message, const RuleOrigin& o, std::string ruleId) const
+    {
+        Diagnostic d;
+        d.severity = sev;
+        d.code = std::move(code);
+        d.message = std::move(message);
+        d.where.file = o.file;
+        d.where.line = o.line;
+        d.where.column = o.column;
+        d.ruleId = std::move(ruleId);
+        if (o.line > 0)
+            d.snippet = lineOf(o.file, static_cast<int>(o.line) - 1);
+        return d;
+    }
+
+    /// Throws `code` at `node`, with a note at the other place involved.
+    [[noreturn]] void failWithOther(const YAML::Node& node, const std::string& code, const std::string& message,
+        const RuleOrigin& other, const std::string& id, const std::string& otherWhat) const
+    {
+        LoadError e { code, message, node.IsDefined() ? node.Mark() : YAML::Mark::null_mark() };
+        e.notes.push_back(at(Severity::Info, code, otherWhat, other, id));
+        throw e;
     }
 
     std::string lineOf(const std::string& file, int line) const
@@ -345,10 +490,11 @@ private:
         return l;
     }
 
-    static RuleOrigin origin(const std::string& file, const YAML::Node& n)
+    RuleOrigin origin(const std::string& file, const YAML::Node& n) const
     {
         RuleOrigin o;
         o.file = file;
+        o.layer = m_layer;
         if (n.IsDefined() && n.Mark().line >= 0) {
             o.line = static_cast<std::uint64_t>(n.Mark().line) + 1;
             o.column = static_cast<std::uint32_t>(n.Mark().column) + 1;
@@ -356,7 +502,13 @@ private:
         return o;
     }
 
-    bool readFile(const fs::path& path, const std::string& rel, YAML::Node& out);
+    /// The files of layer `layer` (directory `dir`) in load order, in-memory texts in place of (or beside) disk files.
+    std::vector<Document> documentsOf(std::size_t layer, const fs::path& dir);
+    void readLayer(std::size_t layer);
+    bool readDocument(const Document& doc, const std::string& file, const std::string& stored, YAML::Node& out);
+    void claim(const std::string& id, RuleKind kind, bool override, const YAML::Node& entry, const std::string& file);
+    void finishLayer();
+    void removeRule(const std::string& id, RuleKind kind);
     void readCatalogFile(const std::string& rel, const YAML::Node& doc);
     void readTable(const std::string& rel, const YAML::Node& doc);
     void readPack(const std::string& rel, const YAML::Node& doc);
@@ -369,7 +521,11 @@ private:
     void checkReferences();
     void buildPrefilters();
 
-    template <class Fn> void eachRule(const std::string& rel, const YAML::Node& list, const char* section, Fn&& fn)
+    /// Reads every entry of a pack's section: a new rule, an override of a lower layer's (`override: true`, which
+    /// replaces it in place), or a disable (`{id, disable: true}`, applied when the layer is read).
+    template <class Rule, class Read>
+    void eachRule(const std::string& rel, const YAML::Node& list, const char* section, RuleKind kind,
+        std::vector<Rule>& into, Read&& read)
     {
         if (!list.IsDefined() || list.IsNull())
             return;
@@ -386,9 +542,25 @@ private:
                 id = optScalar(n, "id");
                 if (id.empty())
                     fail(n, "missing-key", "required key 'id' is missing");
-                if (!m_ids.insert(id).second)
-                    fail(n["id"], "duplicate-id", "rule id '" + id + "' is defined twice");
-                fn(n);
+                const bool override = boolValue(n, "override", false);
+                if (boolValue(n, "disable", false)) {
+                    checkKeys(n, { "id", "disable" });
+                    m_disables.try_emplace(id, Disable { origin(rel, n["id"]), kind });
+                    continue;
+                }
+                if (n["disable"].IsDefined())
+                    fail(n["disable"], "bad-disable", "an entry's 'disable' is 'true' (alone with its 'id')");
+                claim(id, kind, override, n, rel);
+                Rule r = read(n);
+                if (override) {
+                    auto it = std::find_if(into.begin(), into.end(), [&](const Rule& x) { return x.id == id; });
+                    if (it != into.end())
+                        *it = std::move(r);
+                    ++m_catalog->m_layers[m_layer].overridden;
+                } else {
+                    into.push_back(std::move(r));
+                    ++m_catalog->m_layers[m_layer].added;
+                }
             } catch (const LoadError& e) {
                 addDiag(Severity::Error, rel, e, id);
             } catch (const YAML::Exception& e) {
@@ -398,38 +570,146 @@ private:
     }
 
     std::unique_ptr<RuleCatalog> m_catalog;
+    CatalogSources m_sources;
     std::vector<Diagnostic> m_diags;
-    std::map<std::string, std::string> m_texts;
-    std::set<std::string> m_ids;
+    std::map<std::string, std::string> m_texts; ///< file as diagnostics name it → its text (for snippets)
+    std::map<std::string, Placed> m_placed; ///< the rule ids in the catalog now
+    std::set<std::string> m_everDefined; ///< every id any layer defined, disabled ones included
+    std::map<std::string, Disable> m_disables; ///< the current layer's
+    std::vector<fs::path> m_dirs; ///< each layer's directory, normal (empty for a skipped duplicate)
+    std::vector<std::map<std::string, const CatalogText*>> m_layerTexts; ///< each layer's texts by relative path
+    std::size_t m_layer = 0;
+    std::size_t m_storedLayers = 0; ///< pack layers that gave files so far
     Sha256 m_hash;
     bool m_sawCatalogFile = false;
 };
 
-bool CatalogReader::readFile(const fs::path& path, const std::string& rel, YAML::Node& out)
+bool CatalogReader::readDocument(
+    const Document& doc, const std::string& file, const std::string& stored, YAML::Node& out)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        addDiag(Severity::Error, rel, LoadError { "unreadable", "cannot read file", YAML::Mark::null_mark() }, {});
-        return false;
+    std::string text;
+    if (doc.text) {
+        text = doc.text->text;
+    } else {
+        std::ifstream in(doc.disk, std::ios::binary);
+        if (!in) {
+            addDiag(Severity::Error, file, LoadError { "unreadable", "cannot read file", YAML::Mark::null_mark() }, {});
+            return false;
+        }
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    m_hash.update(rel);
+    m_hash.update(stored);
     m_hash.update(std::string_view("\0", 1));
     m_hash.update(text);
-    m_texts[rel] = text;
+    m_texts[file] = text;
+    CatalogLayer& layer = m_catalog->m_layers[m_layer];
+    ++layer.files;
+    if (doc.text)
+        layer.unsaved.push_back(doc.rel);
+    m_catalog->m_files.push_back({ m_layer, doc.rel, stored, text, doc.text != nullptr });
     try {
         out = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
-        addDiag(Severity::Error, rel, LoadError { "yaml-syntax", e.msg, e.mark }, {});
+        addDiag(Severity::Error, file, LoadError { "yaml-syntax", e.msg, e.mark }, {});
         return false;
     }
     if (!out.IsMap()) {
-        addDiag(Severity::Error, rel, LoadError { "not-a-map", "top level must be a map", out.Mark() }, {});
+        addDiag(Severity::Error, file, LoadError { "not-a-map", "top level must be a map", out.Mark() }, {});
         return false;
     }
     return true;
+}
+
+void CatalogReader::claim(
+    const std::string& id, RuleKind kind, bool override, const YAML::Node& entry, const std::string& file)
+{
+    const YAML::Node idNode = entry["id"];
+    auto it = m_placed.find(id);
+    if (it != m_placed.end() && it->second.origin.layer == m_layer)
+        failWithOther(idNode, "duplicate-id",
+            "rule id '" + id + "' is defined twice (also at " + placeOf(it->second.origin) + ")", it->second.origin, id,
+            "the other definition of '" + id + "'");
+    if (override) {
+        if (it == m_placed.end())
+            fail(idNode, "unknown-override",
+                "'override: true' replaces a rule of a lower layer, and none defines '" + id + "'");
+        if (it->second.kind != kind)
+            failWithOther(idNode, "override-kind",
+                "'" + id + "' is " + (it->second.kind == RuleKind::Extractor ? "an " : "a ") + kindName(it->second.kind)
+                    + " (at " + placeOf(it->second.origin) + "): an override replaces it with one of the same kind",
+                it->second.origin, id,
+                "the " + std::string(kindName(it->second.kind)) + " '" + id + "' it would replace");
+    } else if (it != m_placed.end()) {
+        failWithOther(idNode, "id-conflict",
+            "rule id '" + id + "' is already defined at " + placeOf(it->second.origin)
+                + ": add 'override: true' to replace that rule, or disable it",
+            it->second.origin, id, "the definition of '" + id + "' in a lower layer");
+    }
+    m_placed[id] = Placed { kind, origin(file, entry) };
+    m_everDefined.insert(id);
+}
+
+void CatalogReader::removeRule(const std::string& id, RuleKind kind)
+{
+    auto drop = [&id](auto& list) {
+        list.erase(std::remove_if(list.begin(), list.end(), [&id](const auto& r) { return r.id == id; }), list.end());
+    };
+    switch (kind) {
+    case RuleKind::Extractor:
+        drop(m_catalog->m_extractors);
+        break;
+    case RuleKind::Filter:
+        drop(m_catalog->m_filters);
+        break;
+    case RuleKind::Correlator:
+        drop(m_catalog->m_correlators);
+        break;
+    case RuleKind::Metric:
+        drop(m_catalog->m_metricRules);
+        break;
+    case RuleKind::Hypothesis:
+        drop(m_catalog->m_hypotheses);
+        break;
+    case RuleKind::Aggregate:
+        drop(m_catalog->m_aggregates);
+        break;
+    }
+}
+
+void CatalogReader::finishLayer()
+{
+    // Disables name rules of lower layers; they are applied once the whole layer is read, so the order of its files
+    // does not matter.
+    for (const auto& [id, d] : m_disables) {
+        auto it = m_placed.find(id);
+        if (it == m_placed.end()) {
+            m_diags.push_back(at(Severity::Error, "unknown-disable",
+                "'disable' removes a rule of a lower layer, and none defines '" + id + "'", d.at, id));
+            continue;
+        }
+        if (it->second.origin.layer == m_layer) {
+            m_diags.push_back(at(Severity::Error, "disable-conflict",
+                "'" + id + "' is disabled and defined in the same layer (at " + placeOf(it->second.origin) + ")", d.at,
+                id));
+            m_diags.push_back(at(Severity::Info, "disable-conflict", "the definition of '" + id + "' in this layer",
+                it->second.origin, id));
+            continue;
+        }
+        if (d.kind && *d.kind != it->second.kind) {
+            m_diags.push_back(at(Severity::Error, "disable-kind",
+                "'" + id + "' is " + (it->second.kind == RuleKind::Extractor ? "an " : "a ") + kindName(it->second.kind)
+                    + " (at " + placeOf(it->second.origin) + "), not " + (*d.kind == RuleKind::Extractor ? "an " : "a ")
+                    + kindName(*d.kind) + ": disable it in its own section or in the pack's 'disable' list",
+                d.at, id));
+            continue;
+        }
+        removeRule(id, it->second.kind);
+        m_placed.erase(it);
+        ++m_catalog->m_layers[m_layer].disabled;
+    }
+    m_disables.clear();
 }
 
 void CatalogReader::readCatalogFile(const std::string& rel, const YAML::Node& doc)
@@ -481,7 +761,8 @@ void CatalogReader::readCatalogFile(const std::string& rel, const YAML::Node& do
 void CatalogReader::readTable(const std::string& rel, const YAML::Node& doc)
 {
     try {
-        checkKeys(doc, { "table", "key", "rows" });
+        checkKeys(doc, { "table", "override", "key", "rows" });
+        const bool override = boolValue(doc, "override", false);
         LookupTable t;
         t.name = reqScalar(doc, "table");
         t.key = reqScalar(doc, "key");
@@ -502,9 +783,27 @@ void CatalogReader::readTable(const std::string& rel, const YAML::Node& doc)
                     fail(kv.second["role"], "bad-role", "unknown role '" + it->second + "'");
             }
         }
-        if (m_catalog->table(t.name))
-            fail(doc["table"], "duplicate-table", "table '" + t.name + "' is defined twice");
-        m_catalog->m_tables.push_back(std::move(t));
+        auto& tables = m_catalog->m_tables;
+        auto it = std::find_if(tables.begin(), tables.end(), [&](const LookupTable& x) { return x.name == t.name; });
+        if (it != tables.end() && it->origin.layer == m_layer)
+            failWithOther(doc["table"], "duplicate-table",
+                "table '" + t.name + "' is defined twice (also at " + placeOf(it->origin) + ")", it->origin, {},
+                "the other definition of table '" + t.name + "'");
+        if (override && it == tables.end())
+            fail(doc["override"], "unknown-override",
+                "'override: true' replaces a table of a lower layer, and none defines '" + t.name + "'");
+        if (!override && it != tables.end())
+            failWithOther(doc["table"], "id-conflict",
+                "table '" + t.name + "' is already defined at " + placeOf(it->origin)
+                    + ": add 'override: true' to replace it",
+                it->origin, {}, "the definition of table '" + t.name + "' in a lower layer");
+        if (override) {
+            *it = std::move(t);
+            ++m_catalog->m_layers[m_layer].overridden;
+        } else {
+            tables.push_back(std::move(t));
+            ++m_catalog->m_layers[m_layer].added;
+        }
     } catch (const LoadError& e) {
         addDiag(Severity::Error, rel, e, {});
     }
@@ -513,9 +812,9 @@ void CatalogReader::readTable(const std::string& rel, const YAML::Node& doc)
 ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role", "domain", "subdomain",
-            "severity", "action", "priority", "label", "node", "rank", "gpu", "job_level", "lookup", "fields",
-            "supersedes", "tests" });
+        { "id", "override", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role", "domain",
+            "subdomain", "severity", "action", "priority", "label", "node", "rank", "gpu", "job_level", "lookup",
+            "fields", "supersedes", "tests" });
     ExtractorRule r;
     r.id = reqScalar(n, "id");
     r.origin = origin(rel, n);
@@ -583,7 +882,7 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
 
 FilterRule CatalogReader::readFilter(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "description", "when", "text", "action", "role", "reason" });
+    checkKeys(n, { "id", "override", "description", "when", "text", "action", "role", "reason" });
     FilterRule f;
     f.id = reqScalar(n, "id");
     f.origin = origin(rel, n);
@@ -609,7 +908,7 @@ FilterRule CatalogReader::readFilter(const std::string& rel, const YAML::Node& n
 
 Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "description", "cause", "symptom", "before", "after", "nodes", "relation" });
+    checkKeys(n, { "id", "override", "description", "cause", "symptom", "before", "after", "nodes", "relation" });
     Correlator c;
     c.id = reqScalar(n, "id");
     c.origin = origin(rel, n);
@@ -642,8 +941,8 @@ Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Nod
 MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "description", "metric", "condition", "threshold", "from", "within", "event", "role", "domain",
-            "subdomain", "severity", "action", "label", "priority", "tests" });
+        { "id", "override", "description", "metric", "condition", "threshold", "from", "within", "event", "role",
+            "domain", "subdomain", "severity", "action", "label", "priority", "tests" });
     MetricRule m;
     m.id = reqScalar(n, "id");
     m.origin = origin(rel, n);
@@ -708,7 +1007,9 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
 
 HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "description", "domain", "subdomain", "label", "action", "support", "confirm", "fault_at" });
+    checkKeys(n,
+        { "id", "override", "description", "domain", "subdomain", "label", "action", "support", "confirm",
+            "fault_at" });
     HypothesisRule h;
     h.id = reqScalar(n, "id");
     h.origin = origin(rel, n);
@@ -776,31 +1077,39 @@ void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
 {
     try {
         checkKeys(doc,
-            { "pack", "description", "extractors", "filters", "correlators", "metrics", "hypotheses", "aggregates" });
+            { "pack", "description", "disable", "extractors", "filters", "correlators", "metrics", "hypotheses",
+                "aggregates" });
         (void)reqScalar(doc, "pack");
+        // A pack-level disable: ids of lower layers' rules of any kind.
+        if (const YAML::Node off = doc["disable"]; off.IsDefined() && !off.IsNull()) {
+            if (!off.IsSequence())
+                fail(off, "not-a-list", "'disable' must be a list of rule ids");
+            for (const auto& item : off)
+                m_disables.try_emplace(scalar(item, "disable"), Disable { origin(rel, item), std::nullopt });
+        }
     } catch (const LoadError& e) {
         addDiag(Severity::Error, rel, e, {});
         return;
     }
-    eachRule(rel, doc["extractors"], "extractors",
-        [&](const YAML::Node& n) { m_catalog->m_extractors.push_back(readExtractor(rel, n)); });
-    eachRule(rel, doc["filters"], "filters",
-        [&](const YAML::Node& n) { m_catalog->m_filters.push_back(readFilter(rel, n)); });
-    eachRule(rel, doc["correlators"], "correlators",
-        [&](const YAML::Node& n) { m_catalog->m_correlators.push_back(readCorrelator(rel, n)); });
-    eachRule(rel, doc["metrics"], "metrics",
-        [&](const YAML::Node& n) { m_catalog->m_metricRules.push_back(readMetricRule(rel, n)); });
-    eachRule(rel, doc["hypotheses"], "hypotheses",
-        [&](const YAML::Node& n) { m_catalog->m_hypotheses.push_back(readHypothesis(rel, n)); });
-    eachRule(rel, doc["aggregates"], "aggregates",
-        [&](const YAML::Node& n) { m_catalog->m_aggregates.push_back(readAggregate(rel, n)); });
+    eachRule(rel, doc["extractors"], "extractors", RuleKind::Extractor, m_catalog->m_extractors,
+        [&](const YAML::Node& n) { return readExtractor(rel, n); });
+    eachRule(rel, doc["filters"], "filters", RuleKind::Filter, m_catalog->m_filters,
+        [&](const YAML::Node& n) { return readFilter(rel, n); });
+    eachRule(rel, doc["correlators"], "correlators", RuleKind::Correlator, m_catalog->m_correlators,
+        [&](const YAML::Node& n) { return readCorrelator(rel, n); });
+    eachRule(rel, doc["metrics"], "metrics", RuleKind::Metric, m_catalog->m_metricRules,
+        [&](const YAML::Node& n) { return readMetricRule(rel, n); });
+    eachRule(rel, doc["hypotheses"], "hypotheses", RuleKind::Hypothesis, m_catalog->m_hypotheses,
+        [&](const YAML::Node& n) { return readHypothesis(rel, n); });
+    eachRule(rel, doc["aggregates"], "aggregates", RuleKind::Aggregate, m_catalog->m_aggregates,
+        [&](const YAML::Node& n) { return readAggregate(rel, n); });
 }
 
 AggregateRule CatalogReader::readAggregate(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "description", "over", "group_by", "distinct", "at_least", "event", "role", "domain", "subdomain",
-            "severity", "action", "label", "priority", "members", "tests" });
+        { "id", "override", "description", "over", "group_by", "distinct", "at_least", "event", "role", "domain",
+            "subdomain", "severity", "action", "label", "priority", "members", "tests" });
     AggregateRule a;
     a.id = reqScalar(n, "id");
     a.origin = origin(rel, n);
@@ -873,8 +1182,9 @@ void CatalogReader::checkReferences()
                 d.snippet = lineOf(r.origin.file, static_cast<int>(r.origin.line) - 1);
                 m_diags.push_back(std::move(d));
             }
+        // A rule a pack layer disabled may still be superseded by name: it gives nothing to replace.
         for (const auto& s : r.supersedes)
-            if (!m_ids.count(s)) {
+            if (!m_everDefined.count(s)) {
                 Diagnostic d;
                 d.code = "unknown-rule";
                 d.message = "supersedes unknown rule '" + s + "'";
@@ -932,43 +1242,143 @@ void CatalogReader::buildPrefilters()
     }
 }
 
+std::vector<CatalogReader::Document> CatalogReader::documentsOf(std::size_t layer, const fs::path& dir)
+{
+    // catalog.yaml first, then tables/ and packs/, each sorted by name; a text replaces the disk file it stands for
+    // or joins them in name order.
+    std::vector<Document> docs;
+    const auto& texts = m_layerTexts[layer];
+    auto text = [&](const std::string& rel) -> const CatalogText* {
+        auto it = texts.find(rel);
+        return it == texts.end() ? nullptr : it->second;
+    };
+    std::error_code ec;
+    if (const CatalogText* t = text("catalog.yaml"))
+        docs.push_back({ "catalog.yaml", {}, t });
+    else if (fs::exists(dir / "catalog.yaml", ec))
+        docs.push_back({ "catalog.yaml", dir / "catalog.yaml", nullptr });
+    for (const char* sub : { "tables", "packs" }) {
+        std::map<std::string, Document> files;
+        for (fs::directory_iterator it(dir / sub, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".yaml") {
+                const std::string rel = std::string(sub) + "/" + it->path().filename().string();
+                files[rel] = { rel, it->path(), nullptr };
+            }
+        ec.clear();
+        const std::string prefix = std::string(sub) + "/";
+        for (const auto& [rel, t] : texts)
+            if (rel.compare(0, prefix.size(), prefix) == 0)
+                files[rel] = { rel, {}, t };
+        for (auto& [rel, d] : files)
+            docs.push_back(std::move(d));
+    }
+    return docs;
+}
+
+void CatalogReader::readLayer(std::size_t layer)
+{
+    m_layer = layer;
+    const std::string& given = layer == 0 ? m_sources.root : m_sources.packDirs[layer - 1];
+    const fs::path dir(given);
+    std::error_code ec;
+    // The bundled layer's files are named relative to its root, as they always were; a pack layer's by its
+    // directory, so that a diagnostic points at the file to open.
+    auto fileName = [&](const std::string& rel) { return layer == 0 ? rel : (dir / rel).string(); };
+    if (layer > 0 && !fs::is_directory(dir, ec) && m_layerTexts[layer].empty()) {
+        m_diags.push_back(makeDiagnostic(Severity::Error, "no-pack-dir", "rule pack directory does not exist", given));
+        return;
+    }
+    std::vector<Document> docs = documentsOf(layer, dir);
+    if (layer > 0) {
+        // Misplaced files are read by nobody: said so, not silently skipped.
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().extension() == ".yaml" && it->path().filename() != "catalog.yaml")
+                m_diags.push_back(makeDiagnostic(Severity::Warning, "misplaced-pack",
+                    "not read: a rule pack directory reads packs/*.yaml and tables/*.yaml", it->path().string()));
+        const auto cat =
+            std::find_if(docs.begin(), docs.end(), [](const Document& d) { return d.rel == "catalog.yaml"; });
+        if (cat != docs.end()) {
+            m_diags.push_back(makeDiagnostic(Severity::Error, "catalog-in-pack-dir",
+                "a rule pack directory holds tables/ and packs/ only: the catalog's name, version and settings come "
+                "from the bundled catalog (a whole catalog replaces it instead of being layered on it)",
+                fileName("catalog.yaml")));
+            docs.erase(cat);
+        }
+        if (!docs.empty())
+            ++m_storedLayers;
+    }
+    const std::string storedPrefix = layer == 0 ? std::string() : "layers/" + std::to_string(m_storedLayers) + "/";
+    YAML::Node doc;
+    for (const auto& d : docs) {
+        const std::string file = fileName(d.rel);
+        if (!readDocument(d, file, storedPrefix + d.rel, doc))
+            continue;
+        if (d.rel == "catalog.yaml") {
+            m_sawCatalogFile = true;
+            readCatalogFile(file, doc);
+        } else if (d.rel.compare(0, 7, "tables/") == 0) {
+            readTable(file, doc);
+        } else {
+            readPack(file, doc);
+        }
+    }
+    finishLayer();
+}
+
 CatalogLoadResult CatalogReader::run()
 {
-    const fs::path root(m_catalog->m_root);
+    const fs::path root(m_sources.root);
     std::error_code ec;
     if (!fs::is_directory(root, ec)) {
         Diagnostic d;
         d.code = "no-catalog";
         d.message = "rule catalog directory does not exist";
-        d.where.file = m_catalog->m_root;
+        d.where.file = m_sources.root;
         return { nullptr, { d } };
     }
-    YAML::Node doc;
-    if (fs::exists(root / "catalog.yaml") && readFile(root / "catalog.yaml", "catalog.yaml", doc)) {
-        m_sawCatalogFile = true;
-        readCatalogFile("catalog.yaml", doc);
+    // The layers: the bundled catalog, then each pack directory once (a repeated one is skipped).
+    m_dirs.push_back(normalPath(m_sources.root));
+    m_catalog->m_layers.push_back({ m_sources.root });
+    for (const auto& dir : m_sources.packDirs) {
+        const fs::path normal = normalPath(dir);
+        m_catalog->m_layers.push_back({ dir });
+        if (std::find(m_dirs.begin(), m_dirs.end(), normal) != m_dirs.end()) {
+            m_diags.push_back(makeDiagnostic(Severity::Warning, "duplicate-layer",
+                "this directory is already a layer of the catalog: skipped", dir));
+            m_dirs.emplace_back();
+        } else {
+            m_dirs.push_back(normal);
+        }
     }
-    if (!m_sawCatalogFile) {
-        Diagnostic d;
-        d.code = "no-catalog";
-        d.message = "catalog.yaml (name, version, settings) is missing or unreadable";
-        d.where.file = (root / "catalog.yaml").string();
-        m_diags.push_back(d);
-    }
-    for (const char* sub : { "tables", "packs" }) {
-        std::vector<fs::path> files;
-        for (fs::directory_iterator it(root / sub, ec), end; !ec && it != end; it.increment(ec))
-            if (it->path().extension() == ".yaml")
-                files.push_back(it->path());
-        std::sort(files.begin(), files.end());
-        for (const auto& p : files) {
-            const std::string rel = std::string(sub) + "/" + p.filename().string();
-            if (!readFile(p, rel, doc))
+    // Each in-memory text goes to the layer whose file it stands for.
+    m_layerTexts.resize(m_dirs.size());
+    for (const auto& t : m_sources.texts) {
+        const fs::path p = normalPath(t.path);
+        bool placed = false;
+        for (std::size_t i = 0; i < m_dirs.size() && !placed; ++i) {
+            if (m_dirs[i].empty())
                 continue;
-            if (std::string(sub) == "tables")
-                readTable(rel, doc);
-            else
-                readPack(rel, doc);
+            if (const std::string rel = relativeIn(m_dirs[i], p); !rel.empty()) {
+                m_layerTexts[i][rel] = &t;
+                placed = true;
+            }
+        }
+        if (!placed)
+            m_diags.push_back(makeDiagnostic(Severity::Error, "text-outside-layers",
+                "this text stands for no file of the catalog's layers (DIR/catalog.yaml, DIR/tables/NAME.yaml or "
+                "DIR/packs/NAME.yaml)",
+                t.path));
+    }
+    for (std::size_t layer = 0; layer < m_dirs.size(); ++layer) {
+        if (m_dirs[layer].empty())
+            continue;
+        readLayer(layer);
+        if (layer == 0 && !m_sawCatalogFile) {
+            Diagnostic d;
+            d.code = "no-catalog";
+            d.message = "catalog.yaml (name, version, settings) is missing or unreadable";
+            d.where.file = (root / "catalog.yaml").string();
+            m_diags.push_back(d);
         }
     }
     checkReferences();
@@ -983,7 +1393,31 @@ CatalogLoadResult CatalogReader::run()
 
 CatalogLoadResult RuleCatalog::load(const std::string& root)
 {
-    return CatalogReader(root).run();
+    return load(CatalogSources { root, {}, {} });
+}
+
+CatalogLoadResult RuleCatalog::load(const CatalogSources& sources)
+{
+    return CatalogReader(sources).run();
+}
+
+CatalogSources storedCatalogSources(const std::string& dir)
+{
+    CatalogSources s;
+    s.root = dir;
+    std::vector<std::pair<unsigned long, fs::path>> layers;
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(dir) / "layers", ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        unsigned long n = 0;
+        const auto [ptr, err] = std::from_chars(name.data(), name.data() + name.size(), n);
+        if (err == std::errc() && ptr == name.data() + name.size() && it->is_directory(ec))
+            layers.emplace_back(n, it->path());
+    }
+    std::sort(layers.begin(), layers.end());
+    for (const auto& [n, p] : layers)
+        s.packDirs.push_back(p.string());
+    return s;
 }
 
 } // namespace faultline::core

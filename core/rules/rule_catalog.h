@@ -5,6 +5,11 @@
 // Loading follows Falco's phases: read YAML keeping locations → decode with located diagnostics → compile
 // regexes and the per-source-kind RE2::Set prefilters. A loaded catalog is immutable and safe to share between
 // threads (RE2 objects are thread-safe for const use).
+//
+// A catalog is built in layers: the bundled catalog first, then rule pack directories in order (tables/*.yaml and
+// packs/*.yaml, no catalog.yaml). A pack layer adds rules and tables, replaces a rule of a layer below by id
+// (`override: true`) and removes one (`disable`); bundled files are never edited. In-memory texts (an editor's
+// buffers) stand for files of any layer and are read instead of the disk.
 #pragma once
 
 #include "core/model/event.h"
@@ -42,9 +47,12 @@ bool globMatch(std::string_view pattern, std::string_view text);
 
 struct RuleOrigin
 {
-    std::string file; ///< path relative to the catalog root
+    /// The bundled layer's files relative to its root ("packs/gpu.yaml"); a pack layer's as its directory joined with
+    /// the relative path ("/home/u/.config/faultline/rules/packs/site.yaml").
+    std::string file;
     std::uint64_t line = 0;
     std::uint32_t column = 0;
+    std::size_t layer = 0; ///< 0: the bundled catalog; 1..: the pack layers in load order
 };
 
 /// A rule's own test: one input line and what it must (or must not) produce.
@@ -261,6 +269,53 @@ struct CatalogSettings
     HypothesisSettings hypothesis;
 };
 
+/// A file's text held in memory (an editor's unsaved buffer), read instead of the file on disk, or as a file that is
+/// not on disk yet.
+struct CatalogText
+{
+    /// The file it stands for: DIR/catalog.yaml (the bundled layer only), DIR/tables/NAME.yaml or DIR/packs/NAME.yaml,
+    /// where DIR is one of the layers' directories (compared after making both absolute and normal).
+    std::string path;
+    std::string text;
+};
+
+/// Where a catalog is loaded from, in order.
+struct CatalogSources
+{
+    std::string root; ///< the bundled catalog: catalog.yaml, tables/, packs/
+    /// Rule pack directories layered on it, lowest first: each holds tables/*.yaml and packs/*.yaml. One that does not
+    /// exist is an error, unless `texts` give its files.
+    std::vector<std::string> packDirs;
+    std::vector<CatalogText> texts;
+};
+
+/// Reads back a catalog that a case stored (CaseFile::extractCatalog into `dir`): the bundled layer at the top, pack
+/// layer N under layers/N/.
+CatalogSources storedCatalogSources(const std::string& dir);
+
+/// One layer of a loaded catalog and what it did.
+struct CatalogLayer
+{
+    std::string dir; ///< as the sources gave it
+    std::size_t files = 0; ///< files read (tables and packs; catalog.yaml for the bundled layer)
+    std::vector<std::string> unsaved; ///< files taken from in-memory text, relative to `dir`
+    std::size_t added = 0; ///< rules and tables it defines
+    std::size_t overridden = 0; ///< rules and tables of lower layers it replaces
+    std::size_t disabled = 0; ///< rules of lower layers it removes
+};
+
+/// One file of a loaded catalog, with the text that was read.
+struct CatalogFile
+{
+    std::size_t layer = 0;
+    std::string path; ///< relative to its layer's directory ("packs/site.yaml")
+    /// Where a case stores it and the content hash names it: `path` for the bundled layer, "layers/N/" + `path` for
+    /// the N-th pack layer that holds files.
+    std::string storedPath;
+    std::string text;
+    bool unsaved = false; ///< from in-memory text
+};
+
 struct CatalogLoadResult;
 
 class RuleCatalog
@@ -268,12 +323,27 @@ class RuleCatalog
 public:
     /// Loads `root/catalog.yaml`, every `root/tables/*.yaml` and every `root/packs/*.yaml` (sorted by name).
     static CatalogLoadResult load(const std::string& root);
+    /// Loads the bundled layer as load(root) does, then each pack directory's tables/*.yaml and packs/*.yaml (sorted
+    /// by name), with in-memory texts read instead of the files they stand for. Diagnostics name the file, line and
+    /// column of every layer's problems; one bad layer does not hide another's errors.
+    static CatalogLoadResult load(const CatalogSources& sources);
 
     const std::string& name() const { return m_name; }
     const std::string& version() const { return m_version; }
-    /// SHA-256 over every loaded file's relative path and bytes, in load order.
+    /// SHA-256 over every loaded file's stored path (CatalogFile::storedPath), a NUL and its bytes, in load order: the
+    /// bundled files, then each pack layer's, in-memory texts as read. A one-layer catalog hashes as it always has.
     const std::string& contentHash() const { return m_hash; }
+    /// The bundled layer's directory.
     const std::string& root() const { return m_root; }
+    /// Every layer, the bundled one first (pack layers that gave no file included).
+    const std::vector<CatalogLayer>& layers() const { return m_layers; }
+    /// Every file read, in load order (what a case stores to reproduce a run with its own rules).
+    const std::vector<CatalogFile>& files() const { return m_files; }
+    /// Where the catalog came from, for a run's record: the root's absolute path, then " + " and the absolute path of
+    /// each pack layer that gave files; a layer with in-memory text says which files ("(unsaved: packs/x.yaml)").
+    std::string loadedFrom() const;
+    /// The pack layers that gave files (the bundled one excluded).
+    std::size_t packLayerCount() const;
     const CatalogSettings& settings() const { return m_settings; }
     const std::vector<ExtractorRule>& extractors() const { return m_extractors; }
     const std::vector<FilterRule>& filters() const { return m_filters; }
@@ -297,6 +367,8 @@ private:
     friend class CatalogReader;
 
     std::string m_root;
+    std::vector<CatalogLayer> m_layers;
+    std::vector<CatalogFile> m_files;
     std::string m_name;
     std::string m_version;
     std::string m_hash;

@@ -49,14 +49,14 @@ constexpr int kExitCase = exitCode(usecases::Exit::Case);
 const char* kHelp = R"(usage: faultline-cli <command> [options]
 
 commands:
-  analyze BUNDLE... [-o CASE] [--json] [--rules DIR] [--job ID] [--window FROM..TO] [--threads N] [--color]
-          [--timings]
+  analyze BUNDLE... [-o CASE] [--json] [--rules DIR]... [--catalog DIR] [--no-user-rules] [--job ID]
+          [--window FROM..TO] [--threads N] [--color] [--timings]
       Import the evidence bundle(s) (directories or files), run the rule catalog and print the verdict:
       readable text (default) or JSON (schema: resources/schema/verdict.schema.json).
       --window takes RFC 3339 times, e.g. 2026-11-02T10:00:00Z..2026-11-02T10:30:00Z.
       -o CASE also saves a case file (*.faultline): the evidence, the import and this first run. An existing
       file is never overwritten.
-  rerun CASE [--rules DIR] [--json] [--threads N]
+  rerun CASE [--rules DIR]... [--catalog DIR] [--no-user-rules] [--json] [--threads N]
       Re-import the case's stored evidence, run the catalog again, add the run to the case's history and print
       its differences from the previous run (--json: the new verdict).
   show CASE [--run N] [--json] [--runs] [--diff A:B] [--import-report] [--annotations] [--line PATH:N]
@@ -87,7 +87,8 @@ commands:
       original is only read; the copy records the profile and the original's evidence hashes, keeps every
       line number, and is re-analysed to check it still gives its stored verdict. --preview lists every
       replacement (category, original, pseudonym, count) and writes nothing. A profile file (YAML) adds
-      patterns, hosts and users, turns categories off and keeps values (see the README).
+      patterns, hosts and users, turns categories off and keeps values (see the README). --rules DIR: the
+      catalog for the check when the case does not hold its run's rules.
   explain CASE|BUNDLE... (--rule ID [--line PATH:N] | --line PATH:N) [--json] [--rules DIR] [--job ID]
           [--threads N] [--max N]
       Explain a rule's work in the analysis: the records it matched (file:line), the events it made and what
@@ -99,13 +100,16 @@ commands:
       misses of each kind (default 100). --json: schema resources/schema/rule-trace.schema.json.
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
-  import-report BUNDLE... [--json] [--rules DIR] [--job ID] [--threads N] [--timings]
+  import-report BUNDLE... [--json] [--rules DIR]... [--catalog DIR] [--no-user-rules] [--job ID] [--threads N]
+          [--timings]
       List, for each file: its format and why it was chosen, host, zone, time range, counts, warnings and
       status; then the workload scope and the coverage per expected source kind.
-  rules test [DIR] [--cases DIR]... [--verbose]
-      Run every rule's own tests and every verdict case (DIR/cases/*/ and each --cases DIR/*/ holding an
-      expected.yaml). DIR defaults to the bundled catalog.
-  rules regress --cases DIR [--rules DIR] [--junit FILE] [--json] [--threads N]
+  rules test [DIR] [--rules DIR]... [--no-user-rules] [--cases DIR]... [--verbose]
+      Run every rule's own tests and every verdict case (DIR/cases/*/, each rule pack directory's cases/*/ and
+      each --cases DIR/*/ holding an expected.yaml) over the catalog in DIR (default: the bundled one) with its
+      rule pack layers, and report the diagnostics of every layer.
+  rules regress --cases DIR [--rules DIR]... [--catalog DIR] [--no-user-rules] [--junit FILE] [--json]
+          [--threads N]
       Re-analyse every saved case under DIR (*.faultline, recursively) with the catalog (default: the bundled
       one) and compare each verdict with the case's latest run and its expected verdict. Nothing is written to
       the cases. Lists every case that changed; exits 1 when an expected verdict breaks or a case cannot be read.
@@ -114,6 +118,19 @@ commands:
 options:
   --help       this text
   --version    print the version and exit
+
+rule catalogs:
+  --catalog DIR
+      Use the whole catalog in DIR (catalog.yaml, tables/, packs/) instead of the bundled one.
+  --rules DIR
+      Layer the rule packs in DIR (DIR/packs/*.yaml and DIR/tables/*.yaml, no catalog.yaml) on the catalog;
+      repeatable, each on top of the ones before. A pack adds rules, replaces a rule of a lower layer by id
+      (override: true) or removes one (disable: [ID, ...]); two layers defining one id otherwise is an error
+      naming both places. A DIR holding catalog.yaml is a whole catalog and replaces the bundled one, as
+      --catalog does. The catalog's hash covers every layer and each run records them.
+  --no-user-rules
+      Leave out the user's own rule packs, $XDG_CONFIG_HOME/faultline/rules (~/.config/faultline/rules by
+      default), which are otherwise layered first whenever that directory exists.
 
 exit codes:
   0  success (a verdict was printed, whatever its outcome; or all rule tests passed)
@@ -139,13 +156,59 @@ bool parseTime(const std::string& s, std::int64_t& out)
     return true;
 }
 
-std::shared_ptr<const core::RuleCatalog> loadCatalog(const std::string& dir)
+/// --catalog DIR, --rules DIR (repeatable) and --no-user-rules, which every command that runs the catalog takes.
+/// Consumes args[i] (and its value) when it is one of them and returns true; `missing` is set when its value is.
+bool rulesOption(const std::vector<std::string>& args, std::size_t& i, app::RulesChoice& choice, bool& missing)
 {
-    auto res = core::RuleCatalog::load(dir);
+    const std::string& a = args[i];
+    if (a == "--no-user-rules") {
+        choice.userRules = false;
+        return true;
+    }
+    if (a != "--rules" && a != "--catalog")
+        return false;
+    if (i + 1 >= args.size()) {
+        missing = true;
+        return true;
+    }
+    if (a == "--rules")
+        choice.ruleDirs.push_back(args[++i]);
+    else
+        choice.catalogDir = args[++i];
+    return true;
+}
+
+/// The catalog's sources for `choice`; nullopt after a usage error.
+std::optional<core::CatalogSources> rulesSources(const app::RulesChoice& choice, const char* argv0)
+{
+    std::string error;
+    auto sources = app::catalogSources(choice, argv0, error);
+    if (!sources)
+        usage(error);
+    return sources;
+}
+
+/// Names the rule pack layers a catalog was built with and what each did (stderr; nothing for the bundled one alone).
+void printLayers(const core::RuleCatalog& catalog)
+{
+    for (std::size_t i = 1; i < catalog.layers().size(); ++i) {
+        const core::CatalogLayer& l = catalog.layers()[i];
+        if (l.files == 0)
+            continue;
+        std::cerr << "rule packs: " << l.dir << " (" << l.files << " file(s): " << l.added << " added, " << l.overridden
+                  << " overridden, " << l.disabled << " disabled)\n";
+    }
+}
+
+std::shared_ptr<const core::RuleCatalog> loadCatalog(const core::CatalogSources& sources)
+{
+    auto res = core::RuleCatalog::load(sources);
     if (!res.ok() || !res.diagnostics.empty())
         std::cerr << res.asText();
     if (!res.ok())
-        std::cerr << "faultline-cli: rule catalog " << dir << " has errors\n";
+        std::cerr << "faultline-cli: " << usecases::catalogErrorsMessage(sources) << "\n";
+    else
+        printLayers(*res.catalog);
     return res.catalog;
 }
 
@@ -217,7 +280,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     bool json = false;
     bool timings = false;
     bool color = isatty(1) && !std::getenv("NO_COLOR");
-    std::string rules;
+    app::RulesChoice rules;
     std::string casePath;
     importers::LoadOptions load;
     core::AnalysisOptions opts;
@@ -230,7 +293,11 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
             }
             return &args[++i];
         };
-        if (a == "--json")
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage(a + " needs a value");
+        } else if (a == "--json")
             json = true;
         else if (a == "--timings")
             timings = true;
@@ -238,12 +305,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
             color = true;
         else if (a == "--no-color")
             color = false;
-        else if (a == "--rules") {
-            if (auto v = value("--rules"))
-                rules = *v;
-            else
-                return kExitUsage;
-        } else if (a == "-o" || a == "--output") {
+        else if (a == "-o" || a == "--output") {
             if (auto v = value("-o"))
                 casePath = *v;
             else
@@ -278,9 +340,13 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (bundles.empty())
         return usage("analyze needs a BUNDLE (directory or file)");
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
     usecases::BundleRequest request;
     request.paths = bundles;
-    request.rulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    request.rulesDir = sources->root;
+    request.packDirs = sources->packDirs;
     request.jobId = load.jobId;
     request.windowFromNs = opts.windowFromNs;
     request.windowToNs = opts.windowToNs;
@@ -303,6 +369,7 @@ int analyzeCommand(const std::vector<std::string>& args, const char* argv0)
         return printFailure(result.failure);
     const auto& a = result.value->analysis;
     printWarnings(a.catalogWarnings);
+    printLayers(*a.catalog);
     if (timings)
         std::cerr << "timings: import " << a.importMs << " ms (" << a.evidence->observations.size()
                   << " records), analyze " << a.analyseMs << " ms (" << a.verdict->events.size() << " events)\n";
@@ -324,17 +391,21 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
     std::vector<std::string> bundles;
     bool json = false;
     bool timings = false;
-    std::string rules;
+    app::RulesChoice rules;
     importers::LoadOptions load;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json")
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage(args[i] + " needs a value");
+        } else if (args[i] == "--json")
             json = true;
         else if (args[i] == "--timings")
             timings = true;
         else if (args[i] == "--threads" && i + 1 < args.size())
             load.threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
-        else if ((args[i] == "--rules" || args[i] == "--job") && i + 1 < args.size())
-            (args[i] == "--rules" ? rules : load.jobId) = args[i + 1], ++i;
+        else if (args[i] == "--job" && i + 1 < args.size())
+            load.jobId = args[++i];
         else if (!args[i].empty() && args[i][0] == '-')
             return usage("unknown option " + args[i]);
         else
@@ -342,7 +413,10 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (bundles.empty())
         return usage("import-report needs a BUNDLE (directory, archive or file)");
-    auto catalog = loadCatalog(rules.empty() ? app::defaultRulesDir(argv0) : rules);
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
+    auto catalog = loadCatalog(*sources);
     if (!catalog)
         return kExitCatalog;
     const auto t0 = std::chrono::steady_clock::now();
@@ -360,14 +434,16 @@ int importReportCommand(const std::vector<std::string>& args, const char* argv0)
 int rerunCommand(const std::vector<std::string>& args, const char* argv0)
 {
     std::string casePath;
-    std::string rules;
+    app::RulesChoice rules;
     bool json = false;
     unsigned threads = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json")
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage(args[i] + " needs a value");
+        } else if (args[i] == "--json")
             json = true;
-        else if (args[i] == "--rules" && i + 1 < args.size())
-            rules = args[++i];
         else if (args[i] == "--threads" && i + 1 < args.size())
             threads = static_cast<unsigned>(std::strtoul(args[++i].c_str(), nullptr, 10));
         else if (!args[i].empty() && args[i][0] == '-')
@@ -379,6 +455,9 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (casePath.empty())
         return usage("rerun needs a CASE file");
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
     {
         // Damage and migration notes are reported before the re-run, as 'show' reports them.
         int code = kExitOk;
@@ -392,7 +471,8 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
     usecases::ReproduceRequest request;
     request.casePath = casePath;
     request.rules = usecases::Rules::Current;
-    request.currentRulesDir = rules.empty() ? app::defaultRulesDir(argv0) : rules;
+    request.currentRulesDir = sources->root;
+    request.currentPackDirs = sources->packDirs;
     request.threads = threads;
     const auto t0 = std::chrono::steady_clock::now();
     const auto reproduced = usecases::reproduceCase(request);
@@ -400,6 +480,7 @@ int rerunCommand(const std::vector<std::string>& args, const char* argv0)
         return printFailure(reproduced.failure);
     const auto& a = *reproduced.value;
     printWarnings(a.catalogWarnings);
+    printLayers(*a.catalog);
     if (a.importDiffers)
         std::cerr << casePath << ": note: this build imports the stored evidence differently from the import "
                   << "recorded in the case (evidence fingerprint changed): the new import is kept with this run, "
@@ -533,7 +614,8 @@ int showCommand(const std::vector<std::string>& args)
         for (const auto& r : runs)
             std::cout << "run " << r.id << "  " << r.createdAt << "  " << r.kind << " by " << r.author << "  catalog "
                       << r.catalogName << " " << r.catalogVersion << " (" << r.catalogHash.substr(0, 12) << ")  engine "
-                      << r.engineVersion << "\n    " << r.outcome << ": " << r.summary << '\n';
+                      << r.engineVersion << "\n    " << r.outcome << ": " << r.summary << '\n'
+                      << (r.rulesDir.find(" + ") != std::string::npos ? "    rules: " + r.rulesDir + '\n' : "");
         return kExitOk;
     }
     if (runs.empty())
@@ -769,40 +851,54 @@ int verifyCommand(const std::vector<std::string>& args)
 
 int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
 {
-    std::string dir;
+    app::RulesChoice rules;
     std::vector<std::string> caseRoots;
     bool verbose = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--cases" && i + 1 < args.size())
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage(args[i] + " needs a value");
+        } else if (args[i] == "--cases" && i + 1 < args.size())
             caseRoots.push_back(args[++i]);
         else if (args[i] == "--verbose" || args[i] == "-v")
             verbose = true;
         else if (!args[i].empty() && args[i][0] == '-')
             return usage("unknown option " + args[i]);
+        else if (rules.catalogDir.empty())
+            rules.catalogDir = args[i];
         else
-            dir = args[i];
+            return usage("rules test takes one catalog DIR");
     }
-    if (dir.empty())
-        dir = app::defaultRulesDir(argv0);
-    auto catalog = loadCatalog(dir);
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
+    const std::string& dir = sources->root;
+    // Every layer's diagnostics, then its rules' own tests.
+    auto catalog = loadCatalog(*sources);
     if (!catalog)
         return kExitCatalog;
     std::size_t passed = 0;
     std::size_t failed = 0;
     for (const auto& r : core::runRuleTests(*catalog)) {
+        // The bundled layer's files are named relative to its root, a pack layer's by their full path.
+        const std::string file = r.origin.layer == 0 ? dir + "/" + r.origin.file : r.origin.file;
         if (r.passed) {
             ++passed;
             if (verbose)
-                std::cout << "PASS " << r.ruleId << " (" << r.origin.file << ":" << r.origin.line << ")\n";
+                std::cout << "PASS " << r.ruleId << " (" << file << ":" << r.origin.line << ")\n";
         } else {
             ++failed;
-            std::cout << dir << "/" << r.origin.file << ":" << r.origin.line << ":" << r.origin.column
-                      << ": error: rule '" << r.ruleId << "' test failed: " << r.message << "\n";
+            std::cout << file << ":" << r.origin.line << ":" << r.origin.column << ": error: rule '" << r.ruleId
+                      << "' test failed: " << r.message << "\n";
         }
     }
-    // Verdict cases.
+    // Verdict cases: the catalog's, each pack layer's, then the ones given.
     std::error_code ec;
-    caseRoots.insert(caseRoots.begin(), (fs::path(dir) / "cases").string());
+    std::vector<std::string> layerCases { (fs::path(dir) / "cases").string() };
+    for (const auto& pack : sources->packDirs)
+        layerCases.push_back((fs::path(pack) / "cases").string());
+    caseRoots.insert(caseRoots.begin(), layerCases.begin(), layerCases.end());
     for (const auto& root : caseRoots) {
         std::vector<fs::path> cases;
         for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
@@ -834,7 +930,10 @@ int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
         }
     }
     std::cout << "rules test: catalog " << catalog->name() << " " << catalog->version() << " (" << catalog->ruleCount()
-              << " rules)\n";
+              << " rules";
+    if (const std::size_t packs = catalog->packLayerCount())
+        std::cout << ", " << packs << " rule pack layer(s)";
+    std::cout << ")\n";
     std::cout << passed << " passed, " << failed << " failed\n";
     return failed == 0 ? kExitOk : kExitTestsFailed;
 }
@@ -900,15 +999,18 @@ int reportCommand(const std::vector<std::string>& args, const char* argv0)
 int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
 {
     usecases::RegressRequest req;
+    app::RulesChoice rules;
     std::string junit;
     bool json = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& k = args[i];
         const bool hasValue = i + 1 < args.size();
-        if (k == "--cases" && hasValue)
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage("unknown option or missing value: " + k);
+        } else if (k == "--cases" && hasValue)
             req.casesDir = args[++i];
-        else if (k == "--rules" && hasValue)
-            req.rulesDir = args[++i];
         else if (k == "--junit" && hasValue)
             junit = args[++i];
         else if (k == "--json")
@@ -920,8 +1022,11 @@ int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
     }
     if (req.casesDir.empty())
         return usage("rules regress needs --cases DIR");
-    if (req.rulesDir.empty())
-        req.rulesDir = app::defaultRulesDir(argv0);
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
+    req.rulesDir = sources->root;
+    req.packDirs = sources->packDirs;
     const auto res = usecases::regressCases(req);
     if (!res.ok()) {
         std::cerr << "faultline-cli: " << res.failure.text() << '\n';
@@ -940,6 +1045,8 @@ int rulesRegressCommand(const std::vector<std::string>& args, const char* argv0)
         std::cout << usecases::regressionJson(r);
         return r.failed() ? kExitTestsFailed : kExitOk;
     }
+    if (r.catalogFrom.find(" + ") != std::string::npos)
+        std::cerr << "rules regress: catalog from " << r.catalogFrom << '\n';
     std::cout << "rules regress: catalog " << r.catalogName << " " << r.catalogVersion << " ("
               << r.catalogHash.substr(0, 12) << ") over " << r.cases.size() << " case(s) in " << r.elapsedMs
               << " ms on " << r.threads << " thread(s)\n";

@@ -33,6 +33,42 @@ std::string defaultRulesDir(const char* argv0)
     return FAULTLINE_SOURCE_RULES_DIR;
 }
 
+std::string userRulesDir()
+{
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg == '/')
+        return (fs::path(xdg) / "faultline" / "rules").string();
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return (fs::path(home) / ".config" / "faultline" / "rules").string();
+    return {};
+}
+
+std::optional<core::CatalogSources> catalogSources(const RulesChoice& choice, const char* argv0, std::string& error)
+{
+    core::CatalogSources sources;
+    sources.root = choice.catalogDir;
+    std::vector<std::string> packs;
+    std::error_code ec;
+    for (const auto& dir : choice.ruleDirs) {
+        if (!fs::exists(fs::path(dir) / "catalog.yaml", ec)) {
+            packs.push_back(dir);
+            continue;
+        }
+        if (!sources.root.empty()) {
+            error = "two whole catalogs given (" + sources.root + " and " + dir
+                + "): one catalog, with rule pack directories (no catalog.yaml) layered on it";
+            return std::nullopt;
+        }
+        sources.root = dir;
+    }
+    if (sources.root.empty())
+        sources.root = defaultRulesDir(argv0);
+    if (choice.userRules)
+        if (const std::string user = userRulesDir(); !user.empty() && fs::is_directory(user, ec))
+            sources.packDirs.push_back(user);
+    sources.packDirs.insert(sources.packDirs.end(), packs.begin(), packs.end());
+    return sources;
+}
+
 std::string defaultSampleDir(const char* argv0)
 {
     std::error_code ec;

@@ -78,6 +78,7 @@ CaseRegression regressOne(const std::string& path, const RegressRequest& request
     req.casePath = path;
     req.rules = Rules::Current;
     req.currentRulesDir = request.rulesDir;
+    req.currentPackDirs = request.packDirs;
     req.currentCatalog = catalog;
     req.threads = 1; // cases run side by side, one per worker
     req.readOnly = true;
@@ -171,16 +172,17 @@ Result<Regression> regressCases(const RegressRequest& request, const Task& task)
     if (paths.empty())
         return Result<Regression>::fail(Exit::Usage, "no case (*.faultline) under " + request.casesDir);
 
-    auto loaded = core::RuleCatalog::load(request.rulesDir);
+    const core::CatalogSources sources { request.rulesDir, request.packDirs, {} };
+    auto loaded = core::RuleCatalog::load(sources);
     if (!loaded.ok())
-        return Result<Regression>::fail(
-            Exit::Catalog, "the rule catalog " + request.rulesDir + " has errors", loaded.diagnostics);
+        return Result<Regression>::fail(Exit::Catalog, catalogErrorsMessage(sources), loaded.diagnostics);
     std::shared_ptr<const core::RuleCatalog> catalog = std::move(loaded.catalog);
 
     Regression out;
     out.catalogName = catalog->name();
     out.catalogVersion = catalog->version();
     out.catalogHash = catalog->contentHash();
+    out.catalogFrom = catalog->loadedFrom();
     out.cases.resize(paths.size());
     const unsigned wanted = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     out.threads = static_cast<unsigned>(std::min<std::size_t>(wanted, paths.size()));
@@ -225,6 +227,7 @@ std::string regressionJunit(const Regression& r)
     x += "  <testsuite name=\"" + markupEscaped(r.catalogName + " " + r.catalogVersion) + "\"" + counts
         + " skipped=\"0\">\n";
     x += "    <properties>\n      <property name=\"catalog.hash\" value=\"" + markupEscaped(r.catalogHash)
+        + "\"/>\n      <property name=\"catalog.from\" value=\"" + markupEscaped(r.catalogFrom)
         + "\"/>\n    </properties>\n";
     for (const auto& c : r.cases) {
         x += "    <testcase classname=\"faultline.regress\" name=\"" + markupEscaped(c.path) + "\" time=\""
@@ -266,6 +269,7 @@ std::string regressionJson(const Regression& r)
         .field("name", r.catalogName)
         .field("version", r.catalogVersion)
         .field("hash", r.catalogHash)
+        .field("from", r.catalogFrom)
         .endObject();
     w.field("elapsed_ms", r.elapsedMs);
     w.field("threads", r.threads);

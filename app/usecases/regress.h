@@ -20,6 +20,7 @@ struct RegressRequest
     std::string casesDir; ///< searched recursively for *.faultline files
     std::string rulesDir; ///< the catalog under test
     unsigned threads = 0; ///< cases analysed at once; 0: hardware concurrency
+    std::vector<std::string> packDirs = {}; ///< rule pack directories layered on rulesDir, lowest first
 };
 
 enum class CaseOutcome {
@@ -53,6 +54,7 @@ struct Regression
     std::string catalogName;
     std::string catalogVersion;
     std::string catalogHash;
+    std::string catalogFrom; ///< RuleCatalog::loadedFrom: its root and every pack layer that gave files
     std::int64_t elapsedMs = 0;
     unsigned threads = 0;
     std::size_t count(CaseOutcome o) const;

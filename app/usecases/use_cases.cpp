@@ -24,6 +24,14 @@ std::string Failure::text() const
     return s;
 }
 
+std::string catalogErrorsMessage(const core::CatalogSources& sources)
+{
+    std::string s = "the rule catalog " + sources.root;
+    for (std::size_t i = 0; i < sources.packDirs.size(); ++i)
+        s += (i == 0 ? " with the rule packs in " : ", ") + sources.packDirs[i];
+    return s + " has errors";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -33,21 +41,14 @@ std::int64_t msSince(Clock::time_point t0)
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
 }
 
-std::string absolute(const std::string& dir)
-{
-    std::error_code ec;
-    const fs::path p = fs::absolute(dir, ec);
-    return ec ? dir : p.lexically_normal().string();
-}
-
-/// Loads a catalog; a catalog with errors is a Catalog failure that carries them.
+/// Loads a catalog; a catalog with errors is a Catalog failure that carries them (every layer's).
 template <class T>
 std::shared_ptr<const core::RuleCatalog> loadCatalog(
-    const std::string& dir, std::vector<core::Diagnostic>& warnings, Result<T>& failed)
+    const core::CatalogSources& sources, std::vector<core::Diagnostic>& warnings, Result<T>& failed)
 {
-    auto res = core::RuleCatalog::load(dir);
+    auto res = core::RuleCatalog::load(sources);
     if (!res.ok()) {
-        failed = Result<T>::fail(Exit::Catalog, "the rule catalog " + dir + " has errors", res.diagnostics);
+        failed = Result<T>::fail(Exit::Catalog, catalogErrorsMessage(sources), res.diagnostics);
         return nullptr;
     }
     warnings = res.diagnostics;
@@ -163,10 +164,13 @@ Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& t
                 request.saveAs) });
     task.report(2, "Loading rules");
     Analysis a;
-    a.rulesDir = absolute(request.rulesDir);
-    a.catalog = loadCatalog(request.rulesDir, a.catalogWarnings, out);
+    a.catalog = request.catalog;
+    if (!a.catalog)
+        a.catalog =
+            loadCatalog(core::CatalogSources { request.rulesDir, request.packDirs, {} }, a.catalogWarnings, out);
     if (!a.catalog)
         return out;
+    a.rulesDir = a.catalog->loadedFrom();
     a.jobOption = request.jobId;
     a.windowFromNs = request.windowFromNs;
     a.windowToNs = request.windowToNs;
@@ -248,27 +252,30 @@ Result<Analysis> reproduceCase(const ReproduceRequest& request, const Task& task
     // By default the latest run is reproduced with its own rules, stored in the case; the current rules are used
     // on request, or when the case does not hold them (runs written before schema 2).
     TempDir stored;
-    std::string rulesDir = request.currentRulesDir;
+    bool useStored = false;
     a.rulesOrigin = "current rules";
     if (request.rules == Rules::Stored && !runs.empty()) {
         std::vector<core::Diagnostic> missing;
         if (stored.path.empty())
             a.rulesOrigin = "current rules (no temporary directory for the stored ones)";
         else if (c->extractCatalog(runs.back().id, stored.path.string(), missing)) {
-            rulesDir = stored.path.string();
+            useStored = true;
             a.rulesOrigin = "run " + std::to_string(runs.back().id) + "'s rules";
         } else if (!missing.empty())
             a.rulesOrigin = "current rules (" + missing.front().message + ")";
     }
     task.report(10, "Loading rules");
-    if (rulesDir == request.currentRulesDir && request.currentCatalog)
+    if (useStored)
+        a.catalog = loadCatalog(core::storedCatalogSources(stored.path.string()), a.catalogWarnings, out);
+    else if (request.currentCatalog)
         a.catalog = request.currentCatalog;
     else
-        a.catalog = loadCatalog(rulesDir, a.catalogWarnings, out);
+        a.catalog = loadCatalog(
+            core::CatalogSources { request.currentRulesDir, request.currentPackDirs, {} }, a.catalogWarnings, out);
     if (!a.catalog)
         return out;
     // A catalog extracted from the case lives in a temporary directory: the run records where it came from.
-    a.rulesDir = rulesDir == request.currentRulesDir ? absolute(rulesDir) : runs.back().rulesDir;
+    a.rulesDir = useStored ? runs.back().rulesDir : a.catalog->loadedFrom();
 
     // The same job and window as the latest run, so that reproducing it compares like with like.
     a.jobOption = c->importJobOption(errors);

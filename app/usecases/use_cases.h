@@ -71,13 +71,16 @@ template <class T> struct Result
     }
 };
 
+/// "the rule catalog DIR has errors", naming the rule pack directories layered on it when there are any.
+std::string catalogErrorsMessage(const core::CatalogSources& sources);
+
 /// One analysis: the input, the evidence, the verdict and how they were made. Immutable once returned.
 using Analysis = core::Analysis;
 
 struct BundleRequest
 {
     std::vector<std::string> paths; ///< directories, archives, files
-    std::string rulesDir;
+    std::string rulesDir; ///< the bundled catalog (catalog.yaml, tables/, packs/)
     std::string jobId;
     std::int64_t windowFromNs = INT64_MIN;
     std::int64_t windowToNs = INT64_MIN;
@@ -86,6 +89,9 @@ struct BundleRequest
     /// hashed and compressed while the import and the analysis run.
     std::string saveAs;
     core::CaseCheckpoint checkpoint; ///< passed to the case's creation (timings, tests)
+    std::vector<std::string> packDirs = {}; ///< rule pack directories layered on rulesDir, lowest first
+    /// A catalog already loaded (the workbench's): used instead of loading rulesDir and packDirs.
+    std::shared_ptr<const core::RuleCatalog> catalog = {};
 };
 
 struct SavedCase
@@ -108,7 +114,7 @@ Result<BundleAnalysis> analyseBundle(const BundleRequest& request, const Task& t
 
 enum class Rules {
     Stored, ///< the latest run's own catalog, kept in the case (the current one when the case lacks it)
-    Current, ///< `currentRulesDir`
+    Current, ///< `currentCatalog`, or `currentRulesDir` with `currentPackDirs`
 };
 
 struct ReproduceRequest
@@ -116,12 +122,13 @@ struct ReproduceRequest
     std::string casePath;
     Rules rules = Rules::Stored;
     std::string currentRulesDir;
-    /// Rules::Current: the catalog already loaded from currentRulesDir (a regression loads it once for every case);
-    /// null: loaded here.
+    /// The current catalog already loaded (a regression loads it once for every case; the workbench at start);
+    /// null: loaded from currentRulesDir and currentPackDirs when needed.
     std::shared_ptr<const core::RuleCatalog> currentCatalog;
     unsigned threads = 0;
     /// Opens the case read-only: a case of an older schema is then refused instead of migrated.
     bool readOnly = false;
+    std::vector<std::string> currentPackDirs = {}; ///< rule pack directories layered on currentRulesDir, lowest first
 };
 
 /// Re-imports a case's stored evidence and analyses it with the same job and window as its latest run, and says

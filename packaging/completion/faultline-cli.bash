@@ -65,7 +65,7 @@ _faultline_cli()
     local cmd=${words[1]}
     [ -n "${_faultline_cli_subcommands[$cmd]+x}" ] && [ "$cword" -ge 3 ] && cmd="$cmd ${words[2]}"
     case $prev in
-    --rules | --cases)
+    --rules | --catalog | --cases)
         _faultline_files -d
         return
         ;;

@@ -49,7 +49,7 @@ expect "--rule --rules" _faultline_cli faultline-cli explain x.faultline --rul
 expect "expect explain" _faultline_cli faultline-cli ex
 expect "test" _faultline_cli faultline-cli rules t
 expect "regress" _faultline_cli faultline-cli rules r
-expect "--cases --json --junit --rules --threads" _faultline_cli faultline-cli rules regress --
+expect "--cases --catalog --json --junit --no-user-rules --rules --threads" _faultline_cli faultline-cli rules regress --
 expect "--help --version" _faultline_cli faultline-cli --
 expect "--screenshot" _faultline faultline --scr
 [ "$failures" -eq 0 ] && echo "completion_check: ok" && exit 0

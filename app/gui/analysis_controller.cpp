@@ -32,6 +32,12 @@ AnalysisController::AnalysisController(QString rulesDir, QObject* parent)
     qRegisterMetaType<views::StoredVerdictSummary>();
 }
 
+void AnalysisController::setCatalog(QFuture<core::CatalogLoadResult> catalog, core::CatalogSources sources)
+{
+    m_catalog = std::move(catalog);
+    m_sources = std::move(sources);
+}
+
 AnalysisController::~AnalysisController()
 {
     cancel();
@@ -51,13 +57,14 @@ void AnalysisController::cancel()
         m_watcher->cancel();
 }
 
-void AnalysisController::launch(
-    std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&, quint64)> work)
+void AnalysisController::launch(std::function<void(QPromise<Outcome>&, const Rules&, std::atomic_bool&, quint64)> work)
 {
     cancel();
     const quint64 generation = ++m_generation;
     m_cancel = std::make_shared<std::atomic_bool>(false);
-    const std::string rules = m_rulesDir.toStdString();
+    const QFuture<core::CatalogLoadResult> catalog = m_catalog;
+    const core::CatalogSources sources =
+        catalog.isValid() ? m_sources : core::CatalogSources { m_rulesDir.toStdString(), {}, {} };
     auto cancelFlag = m_cancel;
 
     auto* watcher = new QFutureWatcher<Outcome>(this);
@@ -83,8 +90,20 @@ void AnalysisController::launch(
             Q_EMIT analysisFinished(out.result);
     });
     QFuture<Outcome> future =
-        QtConcurrent::run(&m_pool, [work, rules, cancelFlag, generation](QPromise<Outcome>& promise) {
+        QtConcurrent::run(&m_pool, [work, catalog, sources, cancelFlag, generation](QPromise<Outcome>& promise) {
             promise.setProgressRange(0, 100);
+            Rules rules;
+            rules.sources = sources;
+            if (catalog.isValid()) {
+                // The workbench's catalog, waited for while it loads (at start); never loaded again here.
+                promise.setProgressValueAndText(1, tr("Loading rules"));
+                const core::CatalogLoadResult loaded = catalog.result();
+                rules.catalog = loaded.catalog;
+                if (!loaded.ok())
+                    rules.error = QString::fromStdString(usecases::Failure {
+                        usecases::Exit::Catalog, usecases::catalogErrorsMessage(sources), loaded.diagnostics }
+                                                             .text());
+            }
             work(promise, rules, *cancelFlag, generation);
         });
     watcher->setFuture(future);
@@ -95,8 +114,14 @@ void AnalysisController::start(const QStringList& bundlePaths)
     usecases::BundleRequest request;
     for (const auto& p : bundlePaths)
         request.paths.push_back(p.toStdString());
-    launch([request](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel, quint64) mutable {
-        request.rulesDir = rules;
+    launch([request](QPromise<Outcome>& promise, const Rules& rules, std::atomic_bool& cancel, quint64) mutable {
+        if (!rules.error.isEmpty()) {
+            promise.addResult(Outcome { {}, rules.error });
+            return;
+        }
+        request.rulesDir = rules.sources.root;
+        request.packDirs = rules.sources.packDirs;
+        request.catalog = rules.catalog;
         auto result = usecases::analyseBundle(request, taskFor(promise, cancel));
         Outcome out;
         if (result.ok())
@@ -117,8 +142,8 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
     // The worker ends before the controller is destroyed (the destructor waits for the pool), and a queued call to a
     // destroyed context object is dropped, so `self` may be used as the context from the worker.
     AnalysisController* self = this;
-    launch([request, self](QPromise<Outcome>& promise, const std::string& rules, std::atomic_bool& cancel,
-               quint64 generation) mutable {
+    launch([request, self](
+               QPromise<Outcome>& promise, const Rules& rules, std::atomic_bool& cancel, quint64 generation) mutable {
         // The stored verdict first: it is read in a moment, while reproducing the case can take a while.
         if (const auto stored = usecases::storedVerdict(request.casePath); stored.ok()) {
             const auto& run = stored.value->run;
@@ -134,7 +159,15 @@ void AnalysisController::openCase(const QString& casePath, bool currentRules)
         }
         if (cancel.load())
             return;
-        request.currentRulesDir = rules;
+        // The current rules are the workbench's catalog; a case reproduced with its own stored rules needs them only
+        // when it lacks those.
+        if (request.rules == usecases::Rules::Current && !rules.error.isEmpty()) {
+            promise.addResult(Outcome { {}, rules.error });
+            return;
+        }
+        request.currentRulesDir = rules.sources.root;
+        request.currentPackDirs = rules.sources.packDirs;
+        request.currentCatalog = rules.catalog;
         auto result = usecases::reproduceCase(request, taskFor(promise, cancel));
         Outcome out;
         if (result.ok())

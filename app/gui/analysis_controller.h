@@ -2,11 +2,15 @@
 // Runs the use cases (app/usecases) off the UI thread (QtConcurrent "run with promise"), reports progress, can be
 // cancelled, and drops results of superseded runs (generation counter, as hotspot's JobTracker). The same worker
 // opens case files (re-importing their stored evidence), saves an analysis as a new case, and adds a run to one.
-// Thread affinity: the object lives on the UI thread; signals are emitted there.
+// Analyses use the catalog they are given (the workbench's, loaded by CatalogController), waiting for it in the worker
+// while it loads; without one, each loads the catalog in its rules directory. Thread affinity: the object lives on
+// the UI thread; signals are emitted there.
 #pragma once
 
+#include "core/rules/rule_catalog.h"
 #include "views/models/analysis_result.h"
 
+#include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
@@ -27,6 +31,11 @@ class AnalysisController : public QObject
 public:
     explicit AnalysisController(QString rulesDir, QObject* parent = nullptr);
     ~AnalysisController() override;
+
+    /// The catalog later analyses use (a load that may still run) and the sources it reads. A catalog with errors
+    /// fails a bundle's analysis and a re-run with current rules with those errors; a case still opens with its own
+    /// stored rules (one too old to hold them is analysed with `sources`, loaded then).
+    void setCatalog(QFuture<core::CatalogLoadResult> catalog, core::CatalogSources sources);
 
     void start(const QStringList& bundlePaths);
     /// Opens a case: its stored evidence is re-imported and analysed with the rules of its latest run (stored in the
@@ -51,7 +60,14 @@ Q_SIGNALS:
 
 private:
     struct Outcome;
-    void launch(std::function<void(QPromise<Outcome>&, const std::string&, std::atomic_bool&, quint64)> work);
+    /// The catalog a run is given: loaded (or failed), or only where to load it from.
+    struct Rules
+    {
+        core::CatalogSources sources;
+        std::shared_ptr<const core::RuleCatalog> catalog; ///< null: load `sources` (no catalog was set)
+        QString error; ///< the set catalog has errors: their text
+    };
+    void launch(std::function<void(QPromise<Outcome>&, const Rules&, std::atomic_bool&, quint64)> work);
     void runCaseWrite(std::function<QString(QString&)> work);
 
     struct Outcome
@@ -61,6 +77,8 @@ private:
     };
 
     QString m_rulesDir;
+    QFuture<core::CatalogLoadResult> m_catalog; ///< invalid: none set
+    core::CatalogSources m_sources;
     QThreadPool m_pool;
     QPointer<QFutureWatcher<Outcome>> m_watcher; ///< null once the finished watcher is deleted
     std::shared_ptr<std::atomic_bool> m_cancel;

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -52,6 +53,11 @@ int printVerdict(const std::vector<std::string>& paths, const std::string& rules
     faultline::usecases::BundleRequest request;
     request.paths = paths;
     request.rulesDir = rules;
+    // The user's own rule packs, as the workbench and faultline-cli layer them.
+    std::error_code ec;
+    if (const std::string user = faultline::app::userRulesDir();
+        !user.empty() && std::filesystem::is_directory(user, ec))
+        request.packDirs.push_back(user);
     const auto result = faultline::usecases::analyseBundle(request);
     if (!result.ok()) {
         std::cerr << result.failure.text() << '\n';

@@ -3,7 +3,10 @@
 
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_controller.h"
+#include "app/gui/catalog_controller.h"
+#include "app/gui/rule_packs_dialog.h"
 #include "app/gui/search_controller.h"
+#include "app/usecases/use_cases.h"
 #include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
 #include "core/version.h"
@@ -35,6 +38,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -44,10 +48,13 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QUrl>
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace faultline::app {
 
@@ -55,6 +62,8 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentCases");
+const QString kPackDirsKey = QStringLiteral("rules/packDirs");
+const QString kUserPacksKey = QStringLiteral("rules/userPacks");
 
 /// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
 constexpr int kStateVersion = 5;
@@ -81,6 +90,8 @@ QString resourceText(const QString& path)
 MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidget* parent)
     : QMainWindow(parent)
     , m_rulesDir(rulesDir)
+    , m_catalogs(new CatalogController(rulesDir, this))
+    , m_catalogStatus(new QLabel(this))
     , m_sampleDir(sampleDir)
     , m_controller(new AnalysisController(rulesDir, this))
     , m_stack(new QStackedWidget(this))
@@ -144,6 +155,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
     statusBar()->addWidget(m_status, 1);
+    m_catalogStatus->setObjectName(QStringLiteral("catalogStatus"));
+    statusBar()->addPermanentWidget(m_catalogStatus);
     m_progress->setObjectName(QStringLiteral("analysisProgress"));
     m_cancel->setObjectName(QStringLiteral("cancelAnalysis"));
     m_cancel->setToolTip(tr("Stop the import and analysis; nothing is kept from it"));
@@ -334,6 +347,10 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         ->setShortcut(QKeySequence::Find);
     find->addAction(tr("&Next Hit"), this, [this] { stepHit(1); })->setShortcut(QKeySequence::FindNext);
     find->addAction(tr("&Previous Hit"), this, [this] { stepHit(-1); })->setShortcut(QKeySequence::FindPrevious);
+    auto* rules = menuBar()->addMenu(tr("&Rules"));
+    rules->addAction(tr("&Reload Catalog"), this, &MainWindow::reloadCatalog)->setShortcut(QKeySequence(Qt::Key_F5));
+    rules->addAction(tr("Rule &Packs…"), this, &MainWindow::showRulePacks);
+    rules->addAction(tr("Catalog &Diagnostics…"), this, &MainWindow::showCatalogDiagnostics);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)
@@ -351,6 +368,86 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
     m_workbenchSized = m_workbench->restoreState(settings.value(QStringLiteral("window/workbench")).toByteArray());
+
+    // The rule catalog: loaded now, off the UI thread, and again only on Rules ▸ Reload Catalog.
+    m_catalogs->setUserPacks(settings.value(kUserPacksKey, true).toBool());
+    m_catalogs->setPackDirs(settings.value(kPackDirsKey).toStringList());
+    connect(m_catalogs, &CatalogController::loaded, this, &MainWindow::catalogFinished);
+    m_catalogStatus->setText(tr("Loading rules…"));
+    m_catalogs->reload();
+    m_controller->setCatalog(m_catalogs->catalog(), m_catalogs->catalogSources());
+}
+
+void MainWindow::reloadCatalog()
+{
+    m_reloadAsked = true;
+    m_catalogStatus->setText(tr("Reloading rules…"));
+    m_catalogs->reload();
+    // Before any load has succeeded, analyses wait for this one.
+    m_controller->setCatalog(m_catalogs->catalog(), m_catalogs->catalogSources());
+}
+
+void MainWindow::catalogFinished(bool ok)
+{
+    const bool asked = std::exchange(m_reloadAsked, false);
+    m_controller->setCatalog(m_catalogs->catalog(), m_catalogs->catalogSources());
+    const auto& last = m_catalogs->lastResult();
+    const QFuture<core::CatalogLoadResult> current = m_catalogs->catalog();
+    const core::CatalogLoadResult& inUse = current.isFinished() ? current.result() : last;
+    QString tip = QString::fromStdString(inUse.ok() ? inUse.catalog->loadedFrom() : m_catalogs->sources().root);
+    if (inUse.ok())
+        if (const QString layers = CatalogController::layersText(*inUse.catalog); !layers.isEmpty())
+            tip += QLatin1Char('\n') + layers;
+    if (ok) {
+        m_catalogStatus->setText(tr("Rules in use: %1").arg(m_catalogs->describe(*last.catalog)));
+        if (asked)
+            m_status->setText(
+                tr("Rule catalog reloaded: %1; analyses from now on use it").arg(m_catalogs->describe(*last.catalog)));
+    } else {
+        const auto errors = std::count_if(last.diagnostics.begin(), last.diagnostics.end(),
+            [](const core::Diagnostic& d) { return d.severity == core::Severity::Error; });
+        m_catalogStatus->setText(inUse.ok() ? tr("Rules in use: %1 (reload failed: %2 error(s))")
+                                                  .arg(m_catalogs->describe(*inUse.catalog))
+                                                  .arg(errors)
+                                            : tr("Rule catalog has %1 error(s)").arg(errors));
+        tip += QLatin1Char('\n') + tr("Rules ▸ Catalog Diagnostics… lists the errors.");
+        if (asked)
+            showCatalogDiagnostics();
+    }
+    m_catalogStatus->setToolTip(tip);
+    Q_EMIT catalogLoaded(ok);
+}
+
+void MainWindow::showRulePacks()
+{
+    RulePacksDialog dialog(m_catalogs->userDir(), m_catalogs->userPacks(), m_catalogs->packDirs(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QSettings settings;
+    settings.setValue(kUserPacksKey, dialog.userPacks());
+    settings.setValue(kPackDirsKey, dialog.directories());
+    m_catalogs->setUserPacks(dialog.userPacks());
+    m_catalogs->setPackDirs(dialog.directories());
+    reloadCatalog();
+}
+
+void MainWindow::showCatalogDiagnostics()
+{
+    const auto& last = m_catalogs->lastResult();
+    QString text;
+    if (m_catalogs->isLoading() && last.diagnostics.empty() && !last.catalog)
+        text = tr("The rule catalog is loading.");
+    else if (last.diagnostics.empty())
+        text = tr("The last load of the rule catalog reported nothing.");
+    else
+        text = QString::fromStdString(
+            (last.ok() ? std::string() : usecases::catalogErrorsMessage(m_catalogs->lastSources()) + ":\n\n")
+            + last.asText());
+    auto* dialog = new views::TextDialog(tr("Catalog Diagnostics"),
+        QStringLiteral("<pre>%1</pre>").arg(text.toHtmlEscaped()), views::TextDialog::Format::Html, this);
+    dialog->setObjectName(QStringLiteral("catalogDiagnosticsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::fitWorkbench()
@@ -503,25 +600,45 @@ void MainWindow::refreshRecent()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::showAbout()
+QString MainWindow::aboutText() const
 {
     views::AboutInfo info;
     info.version = QString::fromLatin1(core::kVersion);
     info.catalogDir = m_rulesDir;
-    const auto catalog = core::RuleCatalog::load(m_rulesDir.toStdString());
-    if (catalog.ok()) {
-        info.catalogName = QString::fromStdString(catalog.catalog->name());
-        info.catalogVersion = QString::fromStdString(catalog.catalog->version());
-        info.catalogHash = QString::fromStdString(catalog.catalog->contentHash());
+    // The catalog in use, as loaded at start or by the last successful reload: nothing is loaded here.
+    const QFuture<core::CatalogLoadResult> current = m_catalogs->catalog();
+    if (!current.isValid() || !current.isFinished()) {
+        info.catalogLoading = true;
+    } else if (const core::CatalogLoadResult& loaded = current.result(); loaded.ok()) {
+        info.catalogName = QString::fromStdString(loaded.catalog->name());
+        info.catalogVersion = QString::fromStdString(loaded.catalog->version());
+        info.catalogHash = QString::fromStdString(loaded.catalog->contentHash());
+        info.catalogLayers = CatalogController::layersText(*loaded.catalog);
+        if (const auto& last = m_catalogs->lastResult(); !last.ok() && !m_catalogs->isLoading())
+            info.catalogProblem = QString::fromStdString(last.asText());
     } else {
-        info.catalogProblem = QString::fromStdString(catalog.asText());
+        info.catalogProblem = QString::fromStdString(loaded.asText());
     }
     info.licences = resourceText(QStringLiteral(":/faultline/copyright.txt"));
-    auto* dialog =
-        new views::TextDialog(tr("About Faultline"), views::aboutHtml(info), views::TextDialog::Format::Html, this);
+    return views::aboutHtml(info);
+}
+
+void MainWindow::showAbout()
+{
+    auto* dialog = new views::TextDialog(tr("About Faultline"), aboutText(), views::TextDialog::Format::Html, this);
     dialog->setObjectName(QStringLiteral("aboutDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+    // Opened while the catalog loads: its part follows once the load is done.
+    if (m_catalogs->isLoading()) {
+        const QPointer<views::TextDialog> open(dialog);
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(m_catalogs, &CatalogController::loaded, dialog, [this, open, once] {
+            disconnect(*once);
+            if (open)
+                open->browser()->setHtml(aboutText());
+        });
+    }
 }
 
 void MainWindow::showHowToCollect()
@@ -732,10 +849,14 @@ void MainWindow::showResult(const views::AnalysisResult& result)
             result.matchesStoredRun
                 ? tr("reproduces run %1").arg(result.storedRun)
                 : tr("differs from run %1 (File ▸ Add This Run to the Case keeps it)").arg(result.storedRun));
-    status << tr("catalog %1 %2 (%3)%4")
-                  .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion),
-                      QString::fromStdString(v.catalogHash.substr(0, 12)),
-                      result.casePath.empty() ? QString() : tr(", %1").arg(QString::fromStdString(result.rulesOrigin)));
+    // The catalog that made the verdict, its pack layers named (a case's stored rules included).
+    const QString catalog = result.catalog
+        ? m_catalogs->describe(*result.catalog, result.rulesDir)
+        : tr("catalog %1 %2 (%3)")
+              .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion),
+                  QString::fromStdString(v.catalogHash.substr(0, 12)));
+    status << catalog
+            + (result.casePath.empty() ? QString() : tr(", %1").arg(QString::fromStdString(result.rulesOrigin)));
     status << tr("%1 sources, %2 records, %3 events")
                   .arg(result.evidence->sources.size())
                   .arg(result.evidence->observations.size())

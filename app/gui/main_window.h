@@ -34,13 +34,16 @@ namespace faultline::app {
 
 class AnalysisController;
 class CaseController;
+class CatalogController;
 class SearchController;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// `sampleDir` is the bundled sample incident the start page offers (empty: not installed).
+    /// `sampleDir` is the bundled sample incident the start page offers (empty: not installed). The rule catalog in
+    /// `rulesDir`, with the user's own packs and the Rule Packs setting's directories (QSettings "rules/userPacks",
+    /// "rules/packDirs") layered on it, starts loading off the UI thread at once.
     explicit MainWindow(const QString& rulesDir, const QString& sampleDir = {}, QWidget* parent = nullptr);
 
     void openBundle(const QString& path);
@@ -62,6 +65,8 @@ public:
     views::MetricsPane* metrics() const { return m_metrics; }
     views::SearchPane* searchPane() const { return m_searchPane; }
     views::RulesPane* rulesPane() const { return m_rulesPane; }
+    /// The analysis shown (empty before the first, or after a failure).
+    const views::AnalysisResult& result() const { return m_result; }
     /// Shows a search hit: its line in the evidence pane, the cursor at its time.
     void showHit(const QString& path, quint64 line, qint64 timeNs);
     /// F3 / Shift+F3: the next or previous search hit (wrapping).
@@ -75,6 +80,16 @@ public:
     QStringList recentCases() const;
     void showAbout();
     void showHowToCollect();
+    CatalogController* catalogController() const { return m_catalogs; }
+    /// Rules ▸ Reload Catalog: loads the catalog again off the UI thread; later analyses use it once it has loaded
+    /// without errors (its errors are shown otherwise, and the catalog in use stays).
+    void reloadCatalog();
+    /// Rules ▸ Rule Packs…: the user's own packs on or off, and more pack directories; OK stores them and reloads.
+    void showRulePacks();
+    /// Rules ▸ Catalog Diagnostics…: the last load's errors and warnings, each at its file, line and column.
+    void showCatalogDiagnostics();
+    /// The status bar's permanent label for the catalog in use (version, hash, pack layers).
+    QLabel* catalogStatus() const { return m_catalogStatus; }
     /// Opens a case file: its stored evidence is re-analysed off the UI thread (with its latest run's own rules, or
     /// the current ones) and compared with that run.
     void openCase(const QString& path, bool currentRules = false);
@@ -83,6 +98,8 @@ public:
 
 Q_SIGNALS:
     void resultShown();
+    /// A catalog load finished (at start or after reloadCatalog); `ok` as CatalogController::loaded.
+    void catalogLoaded(bool ok);
     /// A case's stored verdict is shown (before its re-analysis ends with resultShown).
     void storedVerdictShown();
 
@@ -110,8 +127,14 @@ private:
     void fitWorkbench();
     void showResult(const views::AnalysisResult& result);
     void showFailure(const QString& message);
+    void catalogFinished(bool ok);
+    /// The About text's catalog part, from the catalog in use.
+    QString aboutText() const;
 
     QString m_rulesDir;
+    CatalogController* m_catalogs;
+    QLabel* m_catalogStatus;
+    bool m_reloadAsked = false; ///< the running load is one the user asked for: its errors are shown at once
     QString m_sampleDir;
     AnalysisController* m_controller;
     QStackedWidget* m_stack;

@@ -14,7 +14,10 @@ QString aboutHtml(const AboutInfo& info)
                 .arg(QObject::tr("Forensic workbench for failed distributed AI jobs. The engine, the importers and "
                                  "faultline-cli share one version."));
     html += QStringLiteral("<h3>%1</h3>").arg(QObject::tr("Rule catalog"));
-    if (info.catalogName.isEmpty()) {
+    if (info.catalogLoading) {
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(QObject::tr("The catalog in %1 is loading…").arg(info.catalogDir.toHtmlEscaped()));
+    } else if (info.catalogName.isEmpty()) {
         html += QStringLiteral("<p>%1<br><code>%2</code></p>")
                     .arg(QObject::tr("The catalog in %1 could not be loaded:").arg(info.catalogDir.toHtmlEscaped()),
                         info.catalogProblem.toHtmlEscaped());
@@ -25,6 +28,13 @@ QString aboutHtml(const AboutInfo& info)
                     .arg(QObject::tr("Name and version:"), info.catalogName.toHtmlEscaped(),
                         info.catalogVersion.toHtmlEscaped(), QObject::tr("Content hash:"),
                         info.catalogHash.toHtmlEscaped(), QObject::tr("Directory:"), info.catalogDir.toHtmlEscaped());
+        if (!info.catalogLayers.isEmpty())
+            html += QStringLiteral("<p>%1</p><pre>%2</pre>")
+                        .arg(QObject::tr("Rule packs layered on it:"), info.catalogLayers.toHtmlEscaped());
+        if (!info.catalogProblem.isEmpty())
+            html += QStringLiteral("<p>%1</p><pre>%2</pre>")
+                        .arg(QObject::tr("The last reload failed, so this catalog stays in use:"),
+                            info.catalogProblem.toHtmlEscaped());
     }
     html += QStringLiteral("<h3>%1</h3>").arg(QObject::tr("Licences"));
     html += QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>").arg(info.licences.toHtmlEscaped());

@@ -16,7 +16,9 @@ struct AboutInfo
     QString catalogVersion;
     QString catalogHash; ///< content hash, hex
     QString catalogDir;
-    QString catalogProblem; ///< why the catalog could not be loaded, if it could not
+    QString catalogProblem; ///< why the catalog could not be loaded (with a name: why the last reload failed)
+    QString catalogLayers; ///< the rule pack layers on the catalog, one line each
+    bool catalogLoading = false; ///< the catalog is still loading
     QString licences; ///< the text of the package's copyright file
 };
 

@@ -29,6 +29,102 @@ std::string firstLine(std::string_view head)
     return std::string(head.substr(0, nl));
 }
 
+/// Commands whose output people paste with the command line in front of it ("# ibstatus", "$ dmesg -T").
+bool pastedCommand(std::string_view line)
+{
+    static constexpr std::string_view kTools[] = { "cat", "conda", "dmesg", "grep", "ibstat", "ibstatus", "ibv_devinfo",
+        "journalctl", "kubectl", "less", "lspci", "nvidia-smi", "oc", "pip", "pip3", "sacct", "scontrol", "sinfo",
+        "sudo", "systemctl", "tail" };
+    const auto end = line.find(' ');
+    const std::string_view word = line.substr(0, end);
+    return std::find(std::begin(kTools), std::end(kTools), word) != std::end(kTools);
+}
+
+/// Whether `line` starts with a shell prompt ("[root@node045 ~]# ", "user@gpu-07:~$ "); `host` is the host it names
+/// ("" for localhost or none).
+bool shellPrompt(std::string_view line, std::string& host)
+{
+    auto hostOf = [](std::string_view userAtHost, std::string& out) {
+        const auto at = userAtHost.find('@');
+        if (at == std::string_view::npos || at == 0 || at + 1 >= userAtHost.size())
+            return false;
+        const std::string_view h = userAtHost.substr(at + 1);
+        for (char c : h)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'))
+                return false;
+        out = h == "localhost" ? std::string() : std::string(h);
+        return true;
+    };
+    host.clear();
+    if (line.size() > 4 && line[0] == '[') {
+        // "[user@host dir]# command"
+        const auto close = line.find(']');
+        if (close == std::string_view::npos || close + 2 >= line.size()
+            || (line[close + 1] != '#' && line[close + 1] != '$') || line[close + 2] != ' ')
+            return false;
+        const std::string_view inside = line.substr(1, close - 1);
+        return hostOf(inside.substr(0, inside.find(' ')), host);
+    }
+    // "user@host:dir$ command"
+    const auto sp = line.find(' ');
+    if (sp == std::string_view::npos || sp < 4 || (line[sp - 1] != '$' && line[sp - 1] != '#'))
+        return false;
+    const std::string_view prompt = line.substr(0, sp - 1);
+    const auto colon = prompt.find(':');
+    return colon != std::string_view::npos && hostOf(prompt.substr(0, colon), host);
+}
+
+/// systemctl status prints the unit's state above its journal lines: "● unit - description", "Loaded: ...",
+/// "Active: ...", the control group's process tree.
+bool systemctlHeader(std::string_view line)
+{
+    for (std::string_view mark : { "\xe2\x97\x8f ", "\xc3\x97 ", "\xe2\x97\x8b ", "\xe2\x86\xbb " }) // ● × ○ ↻
+        if (line.substr(0, mark.size()) == mark)
+            return true;
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || first == 0)
+        return false;
+    const std::string_view t = line.substr(first);
+    for (std::string_view key : { "Loaded:", "Active:", "Docs:", "Main PID:", "Process:", "Tasks:", "Memory:", "CPU:",
+             "CGroup:", "TriggeredBy:", "Invocation:", "Status:", "Drop-In:", "IP:", "IO:", "Mem peak:",
+             "\xe2\x94\x94\xe2\x94\x80", "\xe2\x94\x9c\xe2\x94\x80", "\xe2\x94\x82" }) // └─ ├─ │
+        if (t.substr(0, key.size()) == key)
+            return true;
+    return false;
+}
+
+} // namespace
+
+PastedPreamble pastedPreamble(std::string_view head)
+{
+    PastedPreamble out;
+    std::size_t p = 0;
+    for (int n = 0; n < 40 && p < head.size(); ++n) {
+        const auto nl = head.find('\n', p);
+        if (nl == std::string_view::npos)
+            break; // the last, possibly cut, line of the head is the tool's output
+        std::string_view line = head.substr(p, nl - p);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        std::string host;
+        const bool prompt = shellPrompt(line, host);
+        const bool comment = (line.substr(0, 2) == "# " || line.substr(0, 2) == "$ ") && pastedCommand(line.substr(2));
+        if (prompt) {
+            if (out.promptHost.empty() && !host.empty()) {
+                out.promptHost = host;
+                out.promptLine = static_cast<std::uint64_t>(n + 1);
+            }
+        } else if (!(line.find_first_not_of(" \t") == std::string_view::npos || comment || systemctlHeader(line))) {
+            break;
+        }
+        p = nl + 1;
+        out.bodyOffset = p;
+    }
+    return out;
+}
+
+namespace {
+
 /// The value of the first "kind" key in a JSON text ("" when there is none in `head`).
 std::string_view firstJsonKind(std::string_view head)
 {
@@ -409,8 +505,11 @@ const FormatInfo* detectFile(const core::InputFile& input, const Manifest& manif
         fp.source.status = CoverageStatus::Truncated;
         fp.warn(0, 0, "archive-member-cut", "the archive read stopped inside this member: it ends early");
     }
+    // A pasted excerpt may start with the command that printed it: the format is the output's, and the prompt
+    // names the host it ran on.
+    const PastedPreamble pre = pastedPreamble(fp.file->bytes().substr(0, 4096));
     if (fmt.empty())
-        fmt = detectFormat(fp.file->bytes().substr(0, 4096), input.path, fp.source.formatReason);
+        fmt = detectFormat(fp.file->bytes().substr(pre.bodyOffset, 4096), input.path, fp.source.formatReason);
     const FormatInfo* info = formatInfo(fmt);
     fp.source.format = info->id;
     fp.source.kind = info->kind;
@@ -422,6 +521,11 @@ const FormatInfo* detectFile(const core::InputFile& input, const Manifest& manif
         for (const auto& part : fs::path(input.path).parent_path())
             if (manifest.hosts.count(part.string()))
                 fp.hostName = part.string();
+    }
+    if (fp.hostName.empty() && !pre.promptHost.empty()) {
+        fp.hostName = pre.promptHost;
+        fp.source.formatReason +=
+            "; host " + pre.promptHost + " from the shell prompt on line " + std::to_string(pre.promptLine);
     }
     const HostInfo* host = nullptr;
     if (auto it = manifest.hosts.find(fp.hostName); it != manifest.hosts.end())

@@ -25,6 +25,16 @@ struct DetectedFiles
     std::vector<const FormatInfo*> formats;
 };
 
+/// What a pasted excerpt starts with before the tool's own output: the command behind a shell prompt or a "# command"
+/// note, systemctl status's unit header, blank lines.
+struct PastedPreamble
+{
+    std::size_t bodyOffset = 0; ///< where the tool's output begins in the head
+    std::string promptHost; ///< the host the first shell prompt names ("" when none)
+    std::uint64_t promptLine = 0; ///< its 1-based line
+};
+PastedPreamble pastedPreamble(std::string_view head);
+
 /// Detect: each input file's format (the manifest's, else detectFormat's from its first 4 KiB and its name) and what
 /// the manifest or the file's path says about it (host, zone, labels, boot time). Unreadable files, archives inside
 /// the bundle, members an archive read cut short and formats the manifest names wrongly get their warning here.

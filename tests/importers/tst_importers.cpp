@@ -3,6 +3,7 @@
 // identity (srun label, [rankN]:, NCCL host), detection without a manifest, and bad input that yields a located
 // warning while the rest is still imported.
 #include "core/time/civil_time.h"
+#include "importers/bundle/phases.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
 
@@ -849,6 +850,66 @@ private Q_SLOTS:
         QCOMPARE(
             QString::fromStdString(importers::detectFormat(head.toStdString(), name.toStdString(), reason)), format);
         QVERIFY(!reason.empty());
+    }
+
+    void pastedPreamble_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("host");
+        QTest::addRow("rhel prompt") << "[root@node045 ~]# ibstatus\nFatal error:  device '*': sys files not found\n"
+                                     << "Fatal error:  device '*': sys files not found\n"
+                                     << "node045";
+        QTest::addRow("debian prompt") << "admin@gpu-07:~$ nvidia-smi\nTue Nov  3 10:15:01 2026\n"
+                                       << "Tue Nov  3 10:15:01 2026\n"
+                                       << "gpu-07";
+        QTest::addRow("command note")
+            << "# systemctl status nvidia-fabricmanager\nNov 05 13:55:26 node1 systemd[1]: x\n"
+            << "Nov 05 13:55:26 node1 systemd[1]: x\n"
+            << "";
+        QTest::addRow("systemctl header")
+            << "\xe2\x97\x8f nvidia-fabricmanager.service - NVIDIA fabric manager service\n"
+               "     Loaded: loaded (/lib/systemd/system/nvidia-fabricmanager.service; enabled)\n"
+               "     Active: failed (Result: exit-code) since Tue 2026-11-05 13:55:26 UTC\n"
+               "\n"
+               "Nov 05 13:55:26 node1 nv-fabricmanager[104230]: fabric manager NVIDIA GPU driver interface version\n"
+            << "Nov 05 13:55:26 node1 nv-fabricmanager[104230]: fabric manager NVIDIA GPU driver interface version\n"
+            << "";
+        // A Prometheus text exposition starts with "# HELP": a comment, not a command.
+        QTest::addRow("prometheus comment") << "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID\nDCGM 1\n"
+                                            << "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID\nDCGM 1\n"
+                                            << "";
+        QTest::addRow("localhost") << "[root@localhost ~]# dmesg\n[ 1.0] x\n"
+                                   << "[ 1.0] x\n"
+                                   << "";
+        QTest::addRow("no preamble") << "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+                                     << "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+                                     << "";
+    }
+    void pastedPreamble()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, body);
+        QFETCH(QString, host);
+        const std::string t = text.toStdString();
+        const importers::PastedPreamble p = importers::pastedPreamble(t);
+        QCOMPARE(t.substr(p.bodyOffset), body.toStdString());
+        QCOMPARE(p.promptHost, host.toStdString());
+    }
+
+    void aShellPromptNamesTheFilesHost()
+    {
+        // Pasted ibstatus output behind a root prompt: the file is node045's, and its event says so.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "ibstatus.txt",
+                "[root@node045 ~]# ibstatus\nFatal error:  device '*': sys files not found "
+                "(/sys/class/infiniband/*/ports)\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(1));
+        QVERIFY(ev.sources[0].host != kNoNode);
+        QCOMPARE(ev.nodes.name(ev.sources[0].host), std::string("node045"));
+        VERIFY_CONTAINS(QString::fromStdString(ev.sources[0].formatReason), "from the shell prompt on line 1");
     }
 };
 

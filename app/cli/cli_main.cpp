@@ -167,8 +167,8 @@ bool rulesOption(const std::vector<std::string>& args, std::size_t& i, app::Rule
     }
     if (a != "--rules" && a != "--catalog")
         return false;
-    if (i + 1 >= args.size()) {
-        missing = true;
+    if (i + 1 >= args.size() || args[i + 1].empty()) {
+        missing = true; // an empty directory would be the current one, silently
         return true;
     }
     if (a == "--rules")

@@ -576,7 +576,7 @@ private:
     std::map<std::string, Placed> m_placed; ///< the rule ids in the catalog now
     std::set<std::string> m_everDefined; ///< every id any layer defined, disabled ones included
     std::map<std::string, Disable> m_disables; ///< the current layer's
-    std::vector<fs::path> m_dirs; ///< each layer's directory, normal (empty for a skipped duplicate)
+    std::vector<fs::path> m_dirs; ///< each layer's directory, normal (empty for a skipped one)
     std::vector<std::map<std::string, const CatalogText*>> m_layerTexts; ///< each layer's texts by relative path
     std::size_t m_layer = 0;
     std::size_t m_storedLayers = 0; ///< pack layers that gave files so far
@@ -1340,8 +1340,15 @@ CatalogLoadResult CatalogReader::run()
     m_dirs.push_back(normalPath(m_sources.root));
     m_catalog->m_layers.push_back({ m_sources.root });
     for (const auto& dir : m_sources.packDirs) {
-        const fs::path normal = normalPath(dir);
         m_catalog->m_layers.push_back({ dir });
+        if (dir.empty()) {
+            // An empty path would name the current directory without saying so.
+            m_diags.push_back(makeDiagnostic(
+                Severity::Error, "no-pack-dir", "an empty path is not a rule pack directory", "<empty path>"));
+            m_dirs.emplace_back();
+            continue;
+        }
+        const fs::path normal = normalPath(dir);
         if (std::find(m_dirs.begin(), m_dirs.end(), normal) != m_dirs.end()) {
             m_diags.push_back(makeDiagnostic(Severity::Warning, "duplicate-layer",
                 "this directory is already a layer of the catalog: skipped", dir));

@@ -342,6 +342,7 @@ extractors:
         const auto missing = loadWith(*l, { "nowhere" });
         QVERIFY(!missing.ok());
         QCOMPARE(find(missing, "no-pack-dir")->where.file, l->pack("nowhere"));
+        QVERIFY(find(RuleCatalog::load(CatalogSources { l->root(), { "" }, {} }), "no-pack-dir"));
         // A whole catalog is not a pack layer.
         l->write("full/catalog.yaml", kCatalog);
         l->write("full/packs/site.yaml", kOverride);

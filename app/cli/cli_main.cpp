@@ -89,14 +89,14 @@ commands:
       replacement (category, original, pseudonym, count) and writes nothing. A profile file (YAML) adds
       patterns, hosts and users, turns categories off and keeps values (see the README). --rules DIR: the
       catalog for the check when the case does not hold its run's rules.
-  explain CASE|BUNDLE... (--rule ID [--line PATH:N] | --line PATH:N) [--json] [--rules DIR] [--job ID]
-          [--threads N] [--max N]
+  explain CASE|BUNDLE... (--rule ID [--line PATH:N] | --line PATH:N) [--json] [--rules DIR]... [--catalog DIR]
+          [--no-user-rules] [--job ID] [--threads N] [--max N]
       Explain a rule's work in the analysis: the records it matched (file:line), the events it made and what
       became of each (kept, dropped by a filter, outside the workload window, merged as a duplicate, replaced
       by a rule that supersedes it), a correlator's links with their windows, and near misses with the first
       clause that failed (source kind, the part of the pattern, preceded_by; the window, the node relation).
       --line explains one record, against every rule when --rule is not given. A case is read, never written,
-      and explained with its latest run's own rules unless --rules DIR names a catalog. --max N lists N near
+      and explained with its latest run's own rules unless --rules or --catalog is given. --max N lists N near
       misses of each kind (default 100). --json: schema resources/schema/rule-trace.schema.json.
   verify CASE
       Check the whole case: SQLite's structure, every evidence chunk and every file against its SHA-256.
@@ -782,20 +782,23 @@ int expectCommand(const std::vector<std::string>& args)
 int explainCommand(const std::vector<std::string>& args, const char* argv0)
 {
     usecases::ExplainRequest req;
+    app::RulesChoice rules;
     bool json = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& k = args[i];
         const bool hasValue = i + 1 < args.size();
-        if (k == "--json")
+        bool missing = false;
+        if (rulesOption(args, i, rules, missing)) {
+            if (missing)
+                return usage(k + " needs a value");
+        } else if (k == "--json")
             json = true;
         else if (k == "--rule" && hasValue)
             req.ruleId = args[++i];
         else if (k == "--line" && hasValue) {
             if (!parseLineRef(args[++i], req.linePath, req.line))
                 return usage("--line takes PATH:N (a file of the bundle and a line number from 1)");
-        } else if (k == "--rules" && hasValue)
-            req.rulesDir = args[++i];
-        else if (k == "--job" && hasValue)
+        } else if (k == "--job" && hasValue)
             req.jobId = args[++i];
         else if ((k == "--threads" || k == "--max") && hasValue) {
             const std::string& v = args[++i];
@@ -816,11 +819,17 @@ int explainCommand(const std::vector<std::string>& args, const char* argv0)
         return usage("explain needs a CASE or a BUNDLE");
     if (req.ruleId.empty() && req.linePath.empty())
         return usage("explain needs --rule ID, --line PATH:N, or both");
-    req.defaultRulesDir = app::defaultRulesDir(argv0);
+    const auto sources = rulesSources(rules, argv0);
+    if (!sources)
+        return kExitUsage;
+    req.sources = *sources;
+    req.currentRules = !rules.ruleDirs.empty() || !rules.catalogDir.empty();
     const auto res = usecases::explainRule(req);
     if (!res.ok())
         return res.failure.code == usecases::Exit::Case ? printCaseFailure(res.failure) : printFailure(res.failure);
     printWarnings(res.value->analysis.catalogWarnings);
+    if (res.value->analysis.catalog)
+        printLayers(*res.value->analysis.catalog);
     std::cout << (json ? usecases::explanationJson(*res.value) : usecases::explanationText(*res.value));
     return kExitOk;
 }

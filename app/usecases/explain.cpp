@@ -55,8 +55,9 @@ Result<Explanation> explainRule(const ExplainRequest& request, const Task& task)
     if (out.isCase) {
         ReproduceRequest r;
         r.casePath = request.paths.front();
-        r.rules = request.rulesDir.empty() ? Rules::Stored : Rules::Current;
-        r.currentRulesDir = request.rulesDir.empty() ? request.defaultRulesDir : request.rulesDir;
+        r.rules = request.currentRules ? Rules::Current : Rules::Stored;
+        r.currentRulesDir = request.sources.root;
+        r.currentPackDirs = request.sources.packDirs;
         r.threads = request.threads;
         r.readOnly = true;
         auto a = reproduceCase(r, task);
@@ -65,23 +66,24 @@ Result<Explanation> explainRule(const ExplainRequest& request, const Task& task)
         out.analysis = std::move(*a.value);
         out.rulesOrigin = out.analysis.rulesOrigin;
     } else {
-        // The rule is checked against the catalog before the evidence is read.
-        const std::string rulesDir = request.rulesDir.empty() ? request.defaultRulesDir : request.rulesDir;
-        auto loaded = core::RuleCatalog::load(rulesDir);
+        // The rule is checked against the catalog before the evidence is read; the analysis uses the same catalog.
+        auto loaded = core::RuleCatalog::load(request.sources);
         if (!loaded.ok())
-            return Result<Explanation>::fail(
-                Exit::Catalog, "the rule catalog " + rulesDir + " has errors", loaded.diagnostics);
+            return Result<Explanation>::fail(Exit::Catalog, catalogErrorsMessage(request.sources), loaded.diagnostics);
         if (!core::checkTraceRequest(*loaded.catalog, trace, errors))
             return usage(std::move(errors));
         BundleRequest b;
         b.paths = request.paths;
-        b.rulesDir = rulesDir;
+        b.rulesDir = request.sources.root;
+        b.packDirs = request.sources.packDirs;
+        b.catalog = loaded.catalog;
         b.jobId = request.jobId;
         b.threads = request.threads;
         auto a = analyseBundle(b, task);
         if (!a.ok())
             return Result<Explanation>::fail(a.failure.code, a.failure.message, a.failure.diagnostics);
         out.analysis = std::move(a.value->analysis);
+        out.analysis.catalogWarnings = loaded.diagnostics;
         out.rulesOrigin = out.analysis.rulesDir;
     }
     if (task.cancelled())

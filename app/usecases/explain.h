@@ -21,10 +21,11 @@ struct ExplainRequest
     std::string ruleId; ///< the rule to explain; empty: every rule, for the record linePath:line
     std::string linePath; ///< optional: one record, as PATH:N names it (PATH as the bundle names the file)
     std::uint64_t line = 0;
-    /// The catalog. For a case, empty means the latest run's own rules, stored in the case (the case is explained as
-    /// that run saw it); for a bundle, empty means defaultRulesDir.
-    std::string rulesDir;
-    std::string defaultRulesDir; ///< the bundled catalog: a bundle's, or a case's whose run did not store its rules
+    /// The catalog: the bundled layer and the rule pack layers on it. A bundle is explained with it; a case only when
+    /// `currentRules` is set or its latest run did not store its rules (otherwise the case is explained with that run's
+    /// own rules, as the run saw it).
+    core::CatalogSources sources;
+    bool currentRules = false;
     std::string jobId; ///< a bundle's job, as analyze --job picks it
     unsigned threads = 0;
     std::size_t maxNearMisses = 100; ///< near misses listed per kind (all are counted)

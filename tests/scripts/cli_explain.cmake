@@ -103,6 +103,27 @@ if(NOT before STREQUAL after)
   message(FATAL_ERROR "explain wrote to the case")
 endif()
 
+# A rule of a pack layered on the bundled catalog: its origin is the pack's file, and its near misses are found in
+# the sample (a process-name class without digits stops at 'python' in 'python3').
+file(MAKE_DIRECTORY ${WORK}/site/packs)
+file(WRITE ${WORK}/site/packs/site.yaml [=[
+pack: site
+extractors:
+  - id: site.xid-process
+    sources: [kernel]
+    pattern: 'NVRM: Xid \((?P<pci>[^)]*)\): (?P<code>\d+), pid=(?P<pid>\d+), name=(?P<process>[a-z]+), '
+    event: site.xid_process
+    role: context
+    label: 'Xid {code} in {process}'
+    tests: [{line: 'NVRM: Xid (PCI:0000:c3:00): 45, pid=1, name=python, Ch 00000008', expect: {event: site.xid_process}}]
+]=])
+expect_exit(0 ${CLI} explain ${BUNDLE} --rules ${WORK}/site --rule site.xid-process)
+expect_lines("a pack layer's rule"
+  "rule site.xid-process \\(extractor, [^\n]*site/packs/site.yaml:3\\)"
+  "records: [0-9]+ looked at, [0-9]+ of a kind it reads, 0 matched"
+  "near misses \\(2\\): 2 pattern"
+  "nodes/node-02/dmesg.txt:71  \\[pattern\\] [^\n]*, but the part `, ` did not match: `[^`]*name=\\(\\?P<process>\\[a-z\\]\\+\\)` matched '[^']*name=python', then came '3, Ch 00000008")
+
 # Bad requests.
 expect_exit(2 ${CLI} explain ${BUNDLE} --rule gpu.xd ${RULES})
 expect_output("error: rule 'gpu.xd': no such rule in the catalog faultline-core [^\n]*; did you mean gpu.xid[,?]" "an unknown rule")

@@ -683,6 +683,10 @@ private:
                     m_v.alternatives.push_back({ i,
                         "before the terminal failure episode: the job kept running for "
                             + formatDelta(m_firstFailure - e.timeNs) + " after it" });
+                else if (e.timeNs == INT64_MIN || cause.timeNs == INT64_MIN)
+                    m_v.alternatives.push_back({ i,
+                        "another initiating event, with no time to order it against the cause and not linked to it "
+                        "by any correlator: a second, independent failure is possible" });
                 else
                     m_v.alternatives.push_back({ i,
                         "later than the cause (" + formatDelta(e.orderTimeNs() - cause.orderTimeNs())

@@ -119,13 +119,15 @@ Event makeEvent(const AggregateRule& rule, const std::vector<Event>& events, con
     std::sort(e.fields.begin(), e.fields.end());
 
     const std::string nodeName = e.node == kNoNode ? std::string() : nodes.name(e.node);
-    e.label = expandTemplate(rule.labelTemplate, [&](std::string_view k) -> const std::string* {
+    const FieldLookup lookup = [&](std::string_view k) -> const std::string* {
         if (k == "gpu")
             return e.gpu.empty() ? nullptr : &e.gpu;
         if (k == "node")
             return nodeName.empty() ? nullptr : &nodeName;
         return e.field(k);
-    });
+    };
+    e.label = expandTemplate(rule.labelTemplate, lookup);
+    e.action = expandTemplate(rule.action, lookup); // "install {component} at one version"
     return e;
 }
 

@@ -23,6 +23,10 @@ core::EvidenceSet importBundle(const core::BundleInput& input, const LoadOptions
     const BundleContext ctx = scopeWorkload(detected, input, manifest, options, ev);
     ParsedFiles parsed = parseFiles(std::move(detected.files), detected.formats, ctx, options);
     mergeFiles(parsed, detected.formats, manifest, input.archiveStops, ev);
+    // A peer named by its address is the node the manifest gives that address, when the evidence knows the node.
+    for (const auto& [host, info] : manifest.hosts)
+        if (const core::NodeId n = ev.nodes.find(host); !info.ip.empty() && n != core::kNoNode)
+            ev.addressNodes.emplace(info.ip, n);
     return ev;
 }
 

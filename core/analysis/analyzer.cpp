@@ -837,8 +837,9 @@ private:
                         add({}, c.name + " of the node that reported '" + e.label + "'", false);
                 }
             } else {
-                // The peer is named by an address or host inside the record; it is present only when every
-                // allocated node's source of this kind is.
+                // The peer is named by an address or host inside the record. A known node (by name, or by the
+                // address the manifest gives it) is asked about by name; an unknown peer's source is present only
+                // when every allocated node's source of this kind is.
                 bool everyNode = !m_v.scope.nodes.empty();
                 for (NodeId n : m_v.scope.nodes)
                     everyNode = everyNode && hasSource(c.kind, n);
@@ -846,7 +847,16 @@ private:
                     const Event& e = m_events[i];
                     const std::string peer =
                         expandTemplate(c.peerTemplate, [&](std::string_view k) { return e.field(k); });
-                    if (!peer.empty())
+                    if (peer.empty())
+                        continue;
+                    NodeId node = m_v.nodes.find(peer);
+                    if (const auto it = m_evidence.addressNodes.find(peer); it != m_evidence.addressNodes.end())
+                        node = it->second;
+                    if (node != kNoNode) {
+                        const std::string name = m_v.nodes.name(node);
+                        add(name, c.name + " of the peer " + name + (name == peer ? "" : " (" + peer + ")"),
+                            hasSource(c.kind, node));
+                    } else
                         add({}, c.name + " of the peer " + peer, everyNode);
                 }
             }

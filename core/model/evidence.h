@@ -155,6 +155,8 @@ struct EvidenceSet
     std::vector<MetricSeries> metrics;
     std::vector<RankIdentity> ranks; ///< sorted by rank; one entry per rank the evidence identifies
     NodeTable nodes;
+    /// The nodes' addresses the manifest states (10.10.0.3 → node-03), for records that name a peer by address.
+    std::map<std::string, NodeId, std::less<>> addressNodes;
     Scope scope;
     std::vector<Diagnostic> diagnostics; ///< bundle-level problems (manifest, unreadable files, ...)
     std::vector<std::shared_ptr<const void>> keepAlive; ///< mapped files and arenas backing the text

@@ -58,6 +58,12 @@ public:
         return *this;
     }
     const EvidenceSet& get() const { return m_ev; }
+    /// The manifest's address of `node`.
+    Evidence& address(const std::string& ip, const std::string& node)
+    {
+        m_ev.addressNodes[ip] = m_ev.nodes.intern(node);
+        return *this;
+    }
 
 private:
     void addSource(const std::string& path, SourceKind kind, NodeId host)
@@ -237,6 +243,20 @@ private Q_SLOTS:
                 "the kernel log of the peer 10.0.0.1 [missing]", "the IB counters [missing]" }));
         QCOMPARE(v.hypotheses.confirm.front().node, std::string("node-02"));
         QVERIFY(v.action.find("Collect the kernel log of node-02") != std::string::npos);
+
+        // The manifest gives node-01 the peer's address, and node-01's kernel log is in the bundle: the peer is asked
+        // about by name, and its log counts as present (and silent).
+        Evidence known;
+        known.nodes({ "node-01", "node-02" }).kernelOf("node-01").address("10.0.0.1", "node-01");
+        known.app("node-02", 9, 0, "sym-a peer 10.0.0.1");
+        const Verdict k = analyze(known.get(), *m_catalog);
+        std::vector<std::string> peers;
+        for (const auto& c :
+            k.hypotheses.candidates.empty() ? std::vector<ConfirmingEvidence> {} : k.hypotheses.confirm)
+            if (c.what.find("peer") != std::string::npos)
+                peers.push_back(c.what + " [" + c.status + "] node " + c.node);
+        QCOMPARE(peers,
+            (std::vector<std::string> { "the kernel log of the peer node-01 (10.0.0.1) [silent] node node-01" }));
 
         // A rank whose node no record names: the node that runs it.
         Evidence rankOnly;

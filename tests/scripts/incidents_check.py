@@ -5,7 +5,9 @@ verdict with the cause the public thread established (the incident's expected.ya
 
 Each incident is classed right (the verdict's domain is the thread's), wrong (another domain, or a named culprit the
 verdict contradicts) or inconclusive (no cause), and a wrong verdict is confident when its confidence level is "high"
-or its value is >= 0.7. Prints one row per incident and the totals (--markdown: the same as Markdown, for
+or its value is >= 0.7. The culprit figure is given twice: over every thread that names a culprit, and over those
+whose posted evidence holds the culprit's name too (a node named only in the thread's prose cannot be found in the
+evidence). Prints one row per incident and the totals (--markdown: the same as Markdown, for
 tests/bench/README.md). Exits 1 only when some verdict is confidently wrong, naming what was expected and what came
 out; misses and inconclusive verdicts are figures, not failures.
 
@@ -66,6 +68,24 @@ def culprit_check(expected, verdict):
     return ok, {k: v for k, v in got.items() if v is not None}, contradicted
 
 
+def culprit_in_evidence(expected, incident):
+    """Whether every part of the culprit the thread names appears in the posted evidence itself (a thread may name
+    the node only in its prose, which no analysis of the evidence can recover)."""
+    if not expected:
+        return False
+    text = "\n".join(p.read_text(errors="replace") for p in sorted(incident.iterdir())
+                     if p.is_file() and p.name != "expected.yaml").lower()
+    ok = True
+    if "node" in expected:
+        ok &= str(expected["node"]).lower() in text
+    if "rank" in expected:
+        ok &= re.search(rf"\brank\s*\[?{int(expected['rank'])}\b", text) is not None
+    if "device" in expected:
+        bus = pci(expected["device"])[-5:]  # "bb:dd" after the domain
+        ok &= re.search(rf"[0-9a-f]{{4,8}}:{re.escape(bus)}", text) is not None
+    return ok
+
+
 def judge(expected, verdict):
     conf = verdict.get("confidence", {})
     confident = conf.get("level") == "high" or float(conf.get("value", 0)) >= CONFIDENT_VALUE
@@ -119,7 +139,9 @@ def main(argv):
                          f"exit {run.returncode}: {run.stderr.decode(errors='replace').strip()[:120]}"))
             continue
         verdict = json.loads(run.stdout)
-        rows.append((inc.name, exp, verdict, judge(exp, verdict), ""))
+        j = judge(exp, verdict)
+        j["culprit_in_evidence"] = culprit_in_evidence(exp["culprit"], inc)
+        rows.append((inc.name, exp, verdict, j, ""))
 
     def got(verdict, note):
         if verdict is None:
@@ -136,6 +158,7 @@ def main(argv):
 
     total = len(rows)
     named = [r for r in rows if r[3]["culprit"] is not None]
+    in_evidence = [r for r in named if r[3].get("culprit_in_evidence")]
     figures = {
         "domain": sum(r[3]["domain_right"] for r in rows),
         "hypothesis": sum(r[3]["domain_right"] and r[3].get("hypothesis", False) for r in rows),
@@ -169,6 +192,8 @@ def main(argv):
     print(f"domain right: {pct(figures['domain'], total)}, {figures['hypothesis']} of them as a leading hypothesis")
     print(f"subdomain right: {pct(figures['subdomain'], total)}")
     print(f"culprit right where the thread names one: {pct(figures['culprit'], len(named))}")
+    print(f"culprit right where the posted evidence names it too: "
+          f"{pct(sum(1 for r in in_evidence if r[3]['culprit'][0]), len(in_evidence))}")
     print(f"wrong: {figures['wrong']}, inconclusive: {figures['inconclusive']}")
     print(f"confident-wrong: {figures['confident_wrong']}")
     for p in problems:

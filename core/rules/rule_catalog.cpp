@@ -216,6 +216,15 @@ int intValue(const YAML::Node& map, const char* key, int def)
         map, key, def, [](const std::string& s, std::size_t* used) { return std::stoi(s, used); }, "an integer");
 }
 
+/// A rule's own version (key `version`): a positive integer, 0 when not given. The workbench bumps it on each save.
+int versionValue(const YAML::Node& map)
+{
+    const int v = intValue(map, "version", 0);
+    if (v < 0 || (v == 0 && !optScalar(map, "version").empty()))
+        fail(map["version"], "bad-version", "a rule's 'version' is a positive integer");
+    return v;
+}
+
 bool boolValue(const YAML::Node& map, const char* key, bool def)
 {
     const std::string s = optScalar(map, key);
@@ -812,12 +821,13 @@ void CatalogReader::readTable(const std::string& rel, const YAML::Node& doc)
 ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "override", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role", "domain",
-            "subdomain", "severity", "action", "priority", "label", "node", "rank", "gpu", "job_level", "lookup",
-            "fields", "supersedes", "tests" });
+        { "id", "override", "version", "description", "sources", "pattern", "preceded_by", "lookback", "event", "role",
+            "domain", "subdomain", "severity", "action", "priority", "label", "node", "rank", "gpu", "job_level",
+            "lookup", "fields", "supersedes", "tests" });
     ExtractorRule r;
     r.id = reqScalar(n, "id");
     r.origin = origin(rel, n);
+    r.version = versionValue(n);
     r.description = optScalar(n, "description");
     for (const auto& s : scalarList(n, "sources")) {
         SourceKind k {};
@@ -882,10 +892,11 @@ ExtractorRule CatalogReader::readExtractor(const std::string& rel, const YAML::N
 
 FilterRule CatalogReader::readFilter(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "override", "description", "when", "text", "action", "role", "reason" });
+    checkKeys(n, { "id", "override", "version", "description", "when", "text", "action", "role", "reason" });
     FilterRule f;
     f.id = reqScalar(n, "id");
     f.origin = origin(rel, n);
+    f.version = versionValue(n);
     f.description = optScalar(n, "description");
     f.when = selectorValue(n["when"], "when");
     if (auto t = optScalar(n, "text"); !t.empty())
@@ -908,10 +919,12 @@ FilterRule CatalogReader::readFilter(const std::string& rel, const YAML::Node& n
 
 Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Node& n)
 {
-    checkKeys(n, { "id", "override", "description", "cause", "symptom", "before", "after", "nodes", "relation" });
+    checkKeys(
+        n, { "id", "override", "version", "description", "cause", "symptom", "before", "after", "nodes", "relation" });
     Correlator c;
     c.id = reqScalar(n, "id");
     c.origin = origin(rel, n);
+    c.version = versionValue(n);
     c.description = optScalar(n, "description");
     if (!n["cause"].IsDefined() || !n["symptom"].IsDefined())
         fail(n, "missing-key", "a correlator needs 'cause' and 'symptom' selectors");
@@ -941,11 +954,12 @@ Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Nod
 MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "override", "description", "metric", "condition", "threshold", "from", "within", "event", "role",
-            "domain", "subdomain", "severity", "action", "label", "priority", "tests" });
+        { "id", "override", "version", "description", "metric", "condition", "threshold", "from", "within", "event",
+            "role", "domain", "subdomain", "severity", "action", "label", "priority", "tests" });
     MetricRule m;
     m.id = reqScalar(n, "id");
     m.origin = origin(rel, n);
+    m.version = versionValue(n);
     m.description = optScalar(n, "description");
     m.metricText = reqScalar(n, "metric");
     m.metric = compileRegex(n["metric"], m.metricText, true);
@@ -1008,11 +1022,12 @@ MetricRule CatalogReader::readMetricRule(const std::string& rel, const YAML::Nod
 HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "override", "description", "domain", "subdomain", "label", "action", "support", "confirm",
+        { "id", "override", "version", "description", "domain", "subdomain", "label", "action", "support", "confirm",
             "fault_at" });
     HypothesisRule h;
     h.id = reqScalar(n, "id");
     h.origin = origin(rel, n);
+    h.version = versionValue(n);
     h.description = optScalar(n, "description");
     h.domain = reqScalar(n, "domain");
     h.subdomain = optScalar(n, "subdomain");
@@ -1108,11 +1123,12 @@ void CatalogReader::readPack(const std::string& rel, const YAML::Node& doc)
 AggregateRule CatalogReader::readAggregate(const std::string& rel, const YAML::Node& n)
 {
     checkKeys(n,
-        { "id", "override", "description", "over", "group_by", "distinct", "at_least", "event", "role", "domain",
-            "subdomain", "severity", "action", "label", "priority", "members", "tests" });
+        { "id", "override", "version", "description", "over", "group_by", "distinct", "at_least", "event", "role",
+            "domain", "subdomain", "severity", "action", "label", "priority", "members", "tests" });
     AggregateRule a;
     a.id = reqScalar(n, "id");
     a.origin = origin(rel, n);
+    a.version = versionValue(n);
     a.description = optScalar(n, "description");
     if (!n["over"].IsDefined())
         fail(n, "missing-key", "an aggregate needs 'over', the selector of the events it reads");

@@ -76,6 +76,7 @@ struct Lookup
 struct ExtractorRule
 {
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     std::vector<SourceKind> sources; ///< empty: every kind
@@ -107,6 +108,7 @@ struct FilterRule
 {
     enum class Action { Drop, Suppress, SetRole };
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     EventSelector when;
@@ -120,6 +122,7 @@ struct Correlator
 {
     enum class Nodes { Any, Same, SameGpu, Other };
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     EventSelector cause;
@@ -151,6 +154,7 @@ struct AggregateTest
 struct AggregateRule
 {
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     EventSelector over;
@@ -183,6 +187,7 @@ struct MetricRule
 {
     enum class Kind { Increase, Above, DropBelow, ChangeTo };
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     std::shared_ptr<const re2::RE2> metric; ///< full match on the metric name
@@ -236,6 +241,7 @@ struct HypothesisConfirm
 struct HypothesisRule
 {
     std::string id;
+    int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;
     RuleOrigin origin;
     std::string domain;

@@ -9,11 +9,13 @@
 
 namespace faultline::core {
 
-std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog)
+std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog, const std::string& onlyRule)
 {
     std::vector<RuleTestResult> results;
     Extraction extraction(catalog);
     for (const ExtractorRule& rule : catalog.extractors()) {
+        if (!onlyRule.empty() && rule.id != onlyRule)
+            continue;
         for (const RuleTest& t : rule.tests) {
             RuleTestResult r;
             r.ruleId = rule.id;
@@ -88,6 +90,8 @@ std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog)
         }
     }
     for (const MetricRule& rule : catalog.metricRules()) {
+        if (!onlyRule.empty() && rule.id != onlyRule)
+            continue;
         for (const MetricTest& t : rule.tests) {
             RuleTestResult r;
             r.ruleId = rule.id;
@@ -126,6 +130,8 @@ std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog)
     }
     for (std::size_t ri = 0; ri < catalog.aggregates().size(); ++ri) {
         const AggregateRule& rule = catalog.aggregates()[ri];
+        if (!onlyRule.empty() && rule.id != onlyRule)
+            continue;
         for (const AggregateTest& t : rule.tests) {
             RuleTestResult r;
             r.ruleId = rule.id;

@@ -18,6 +18,7 @@ struct RuleTestResult
     std::string message; ///< what differed, for a failure
 };
 
-std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog);
+/// Every rule's tests, or only those of the rule `onlyRule` (still run against the whole catalog).
+std::vector<RuleTestResult> runRuleTests(const RuleCatalog& catalog, const std::string& onlyRule = {});
 
 } // namespace faultline::core

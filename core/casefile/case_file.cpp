@@ -1117,30 +1117,63 @@ std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& er
         Annotation x = a;
         if (x.kind == "narrative")
             x.target = "case";
-        if (x.target == "event") {
+        auto checkLine = [&] {
+            Stmt f(m_db, "SELECT line_count FROM files WHERE id = ?");
+            f.bind(1, x.fileId);
+            if (!f.step() || x.line == 0 || x.line > f.u64(0))
+                fail(m_path, "annotation-target", "the case has no such evidence line");
+        };
+        if (x.kind == "removed") {
+            // A removal supersedes a current row and copies its target as it is.
+        } else if (x.target == "event" && x.runId > 0) {
+            // An event of a stored run: its identity is read from the run.
             Stmt ev(m_db,
-                "SELECT e.line, s.file_id FROM events e LEFT JOIN sources s ON s.idx = e.source_idx "
-                "WHERE e.run_id = ? AND e.idx = ?");
+                "SELECT e.line, s.file_id, e.rule_id, e.type, e.byte_offset, coalesce(e.node, ''), e.time_ns "
+                "FROM events e LEFT JOIN sources s ON s.idx = e.source_idx WHERE e.run_id = ? AND e.idx = ?");
             ev.bind(1, x.runId).bind(2, x.eventIdx);
             if (!ev.step())
                 fail(m_path, "annotation-target",
                     "run " + std::to_string(x.runId) + " has no event " + std::to_string(x.eventIdx));
             x.line = ev.u64(0);
             x.fileId = ev.isNull(1) ? -1 : ev.i64(1);
+            x.ruleId = ev.text(2);
+            x.eventType = ev.text(3);
+            x.byteOffset = ev.i64(4);
+            x.node = ev.text(5);
+            x.fromNs = ev.isNull(6) ? INT64_MIN : ev.i64(6);
+        } else if (x.target == "event") {
+            // An event of an analysis not stored as a run: it comes with its rule and record.
+            if (x.ruleId.empty() || x.byteOffset < 0)
+                fail(m_path, "annotation-target", "an event is annotated by its run and index, or its rule and record");
+            checkLine();
+            x.eventIdx = -1;
         } else if (x.target == "line") {
-            Stmt f(m_db, "SELECT line_count FROM files WHERE id = ?");
-            f.bind(1, x.fileId);
-            if (!f.step() || x.line == 0 || x.line > f.u64(0))
-                fail(m_path, "annotation-target", "the case has no such evidence line");
+            checkLine();
+        } else if (x.target == "symptom") {
+            if (x.eventType.empty())
+                fail(m_path, "annotation-target", "a symptom is annotated by its type");
+        } else if (x.target == "lane") {
+            if (x.node.empty())
+                fail(m_path, "annotation-target", "a lane is annotated by its node");
+        } else if (x.target == "range") {
+            if (x.fromNs == INT64_MIN || x.toNs == INT64_MIN || x.toNs < x.fromNs)
+                fail(m_path, "annotation-target", "a time range needs a start and an end after it");
         } else if (x.target != "case") {
-            fail(m_path, "annotation-target", "an annotation targets the case, an event or a line");
+            fail(m_path, "annotation-target",
+                "an annotation targets the case, an event, a line, a symptom, a lane or a time range");
         }
+        JsonWriter tags(false);
+        tags.beginArray();
+        for (const auto& t : x.tags)
+            tags.value(t);
+        tags.endArray();
         casefile::Transaction tx(m_db);
         Stmt st(m_db,
-            "INSERT INTO annotations(kind, target, run_id, event_idx, file_id, line, text, author, "
-            "created_at, supersedes) VALUES (?,?,?,?,?,?,?,?,?,?)");
+            "INSERT INTO annotations(kind, target, run_id, event_idx, file_id, line, text, author, created_at, "
+            "supersedes, rule_id, event_type, byte_offset, node, from_ns, to_ns, tags_json) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         st.bind(1, x.kind).bind(2, x.target);
-        if (x.target == "event")
+        if (x.target == "event" && x.runId > 0)
             st.bind(3, x.runId).bind(4, x.eventIdx);
         else
             st.bindNull(3).bindNull(4);
@@ -1153,6 +1186,25 @@ std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& er
             st.bind(10, x.supersedes);
         else
             st.bindNull(10);
+        auto text = [&](int col, const std::string& v) {
+            if (v.empty())
+                st.bindNull(col);
+            else
+                st.bind(col, v);
+        };
+        auto number = [&](int col, std::int64_t v, std::int64_t none) {
+            if (v == none)
+                st.bindNull(col);
+            else
+                st.bind(col, v);
+        };
+        text(11, x.ruleId);
+        text(12, x.eventType);
+        number(13, x.byteOffset, -1);
+        text(14, x.node);
+        number(15, x.fromNs, INT64_MIN);
+        number(16, x.toNs, INT64_MIN);
+        st.bind(17, tags.str());
         st.run();
         const std::int64_t added = sqlite3_last_insert_rowid(m_db);
         tx.commit();
@@ -1186,7 +1238,10 @@ std::vector<Annotation> CaseFile::annotations(std::vector<Diagnostic>& errors)
         Stmt st(m_db,
             "SELECT a.id, a.kind, a.target, coalesce(a.run_id, 0), coalesce(a.event_idx, -1), "
             "coalesce(a.file_id, -1), coalesce(f.path, ''), coalesce(a.line, 0), a.text, a.author, "
-            "a.created_at, coalesce(a.supersedes, 0) FROM annotations a LEFT JOIN files f ON f.id = a.file_id "
+            "a.created_at, coalesce(a.supersedes, 0), coalesce(a.rule_id, ''), coalesce(a.event_type, ''), "
+            "coalesce(a.byte_offset, -1), coalesce(a.node, ''), a.from_ns, a.to_ns, "
+            "(SELECT group_concat(t.value, char(31)) FROM json_each(a.tags_json) t) "
+            "FROM annotations a LEFT JOIN files f ON f.id = a.file_id "
             "WHERE a.kind <> 'removed' AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id) "
             "ORDER BY a.id");
         while (st.step()) {
@@ -1203,8 +1258,90 @@ std::vector<Annotation> CaseFile::annotations(std::vector<Diagnostic>& errors)
             a.author = st.text(9);
             a.createdAt = st.text(10);
             a.supersedes = st.i64(11);
+            a.ruleId = st.text(12);
+            a.eventType = st.text(13);
+            a.byteOffset = st.i64(14);
+            a.node = st.text(15);
+            a.fromNs = st.isNull(16) ? INT64_MIN : st.i64(16);
+            a.toNs = st.isNull(17) ? INT64_MIN : st.i64(17);
+            if (!st.isNull(18)) {
+                const std::string all = st.text(18);
+                std::size_t from = 0;
+                for (std::size_t cut = all.find('\x1f');; cut = all.find('\x1f', from)) {
+                    a.tags.push_back(all.substr(from, cut == std::string::npos ? std::string::npos : cut - from));
+                    if (cut == std::string::npos)
+                        break;
+                    from = cut + 1;
+                }
+            }
             out.push_back(std::move(a));
         }
+    });
+    return out;
+}
+
+std::optional<AnnotationScope> CaseFile::annotationScope(
+    const std::vector<Annotation>& annotations, std::int64_t run, std::vector<Diagnostic>& errors)
+{
+    std::optional<AnnotationScope> out;
+    guarded(m_path, errors, [&] {
+        {
+            Stmt r(m_db, "SELECT 1 FROM runs WHERE id = ?");
+            r.bind(1, run);
+            if (!r.step())
+                fail(m_path, "case-no-run", "the case has no run " + std::to_string(run));
+        }
+        AnnotationScope scope;
+        scope.name = "run " + std::to_string(run);
+        scope.run = run;
+        std::set<std::pair<std::string, std::uint64_t>> wanted;
+        std::set<std::int64_t> wantedIndex;
+        for (const auto& a : annotations) {
+            if (a.target != "event")
+                continue;
+            if (!a.ruleId.empty())
+                scope.eventsOfRule.emplace(a.ruleId, 0);
+            else if (a.runId == run)
+                wantedIndex.insert(a.eventIdx);
+            if (a.byteOffset >= 0)
+                wanted.insert({ a.path, static_cast<std::uint64_t>(a.byteOffset) });
+        }
+        // One pass over the run's events: the records and rules the annotations name.
+        Stmt ev(m_db,
+            "SELECT e.idx, e.rule_id, e.type, coalesce(e.node, ''), e.time_ns, e.line, e.byte_offset, "
+            "coalesce(f.path, '') FROM events e LEFT JOIN sources s ON s.idx = e.source_idx "
+            "LEFT JOIN files f ON f.id = s.file_id WHERE e.run_id = ? ORDER BY e.idx");
+        ev.bind(1, run);
+        while (ev.step()) {
+            const std::string rule = ev.text(1);
+            if (const auto it = scope.eventsOfRule.find(rule); it != scope.eventsOfRule.end())
+                ++it->second;
+            const std::int64_t idx = ev.i64(0);
+            const std::pair<std::string, std::uint64_t> record { ev.text(7), ev.u64(6) };
+            const bool atWanted = wanted.count(record) != 0;
+            const bool byIndex = wantedIndex.count(idx) != 0;
+            if (!atWanted && !byIndex)
+                continue;
+            AnnotatedEvent e { idx, rule, ev.text(2), ev.text(3), ev.isNull(4) ? INT64_MIN : ev.i64(4), ev.u64(5) };
+            if (byIndex)
+                scope.byIndex[idx] = e;
+            if (atWanted)
+                scope.atRecord[record].push_back(std::move(e));
+        }
+        Stmt sy(m_db,
+            "SELECT json_extract(value, '$.type') FROM runs, json_each(runs.verdict_json, '$.symptoms') "
+            "WHERE runs.id = ?");
+        sy.bind(1, run);
+        while (sy.step())
+            scope.symptoms.emplace(sy.text(0), -1);
+        Stmt nodes(m_db,
+            "SELECT node FROM events WHERE run_id = ?1 AND node IS NOT NULL UNION "
+            "SELECT node FROM observation_blocks WHERE node IS NOT NULL UNION "
+            "SELECT node FROM ranks WHERE node IS NOT NULL");
+        nodes.bind(1, run);
+        while (nodes.step())
+            scope.nodes.insert(nodes.text(0));
+        out = std::move(scope);
     });
     return out;
 }

@@ -12,6 +12,7 @@
 // the same path for another thread (a reader beside a writer works: WAL).
 #pragma once
 
+#include "core/model/annotations.h"
 #include "core/model/bundle_input.h"
 #include "core/model/case_records.h"
 #include "core/model/verdict.h"
@@ -33,7 +34,7 @@ namespace faultline::core {
 class RuleCatalog;
 class Redactor;
 
-inline constexpr int kCaseSchemaVersion = 2;
+inline constexpr int kCaseSchemaVersion = 3;
 inline constexpr std::uint32_t kCaseApplicationId = 0x464C5443; // "FLTC"
 
 /// Called at named points of a long write ("chunk", "events", "before-commit", ...). Tests use it to kill the
@@ -268,12 +269,18 @@ public:
     std::optional<GrepStats> grep(
         const GrepQuery& query, const std::function<bool(const GrepMatch&)>& onMatch, std::vector<Diagnostic>& errors);
 
-    /// Adds an annotation (an edit when `supersedes` is set). Returns its id, or 0 with errors.
+    /// Adds an annotation (an edit when `supersedes` is set). Returns its id, or 0 with errors. An event of a stored
+    /// run (runId > 0) is named by its index and its identity (rule, record, type, node, time) is read from the run;
+    /// an event of an analysis not stored as a run comes with its rule, file, line and byte offset.
     std::int64_t annotate(const Annotation& a, std::vector<Diagnostic>& errors);
     /// Removes an annotation by adding a 'removed' row that supersedes it (history is kept).
     bool removeAnnotation(std::int64_t id, const std::string& author, std::vector<Diagnostic>& errors);
     /// The current annotations: not superseded, not removed; in creation order.
     std::vector<Annotation> annotations(std::vector<Diagnostic>& errors);
+    /// Run `run` read for resolving `annotations` against it (resolveAnnotations): one pass over its events, its
+    /// symptoms and the nodes the case knows. Lines get no record times. nullopt (and `case-no-run`) without the run.
+    std::optional<AnnotationScope> annotationScope(
+        const std::vector<Annotation>& annotations, std::int64_t run, std::vector<Diagnostic>& errors);
 
     /// Marks run `run`'s verdict as the expected one. Returns the expectation's id, or 0 with errors.
     std::int64_t expect(

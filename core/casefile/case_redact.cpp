@@ -628,6 +628,12 @@ std::optional<RedactedCopyResult> CaseFile::writeRedactedCopyImpl(
                         moveOffset("source_idx", "byte_offset", "length");
                     else if (table == "ranks" || table == "metric_series")
                         moveOffset("source_idx", "byte_offset", nullptr);
+                    // An annotated event's record: its offset in the redacted bytes, as the event's own moves.
+                    if (table == "annotations" && has("byte_offset") && cell("byte_offset").type == SQLITE_INTEGER
+                        && cell("file_id").type == SQLITE_INTEGER)
+                        if (const auto f = walk.fileOfId(cell("file_id").i))
+                            cell("byte_offset").i = static_cast<std::int64_t>(
+                                walk.map(*f, static_cast<std::uint64_t>(cell("byte_offset").i), false));
                     if (table == "files" && cell("id").type == SQLITE_INTEGER)
                         if (const auto f = walk.fileOfId(cell("id").i); f && cell("readable").i != 0 && prepared) {
                             cell("size").i = static_cast<std::int64_t>(walk.newSize(*f));

@@ -3,7 +3,7 @@
 -- documentation and its source: the build embeds it, and a new case is created by running it.
 --
 -- Identification: PRAGMA application_id = 1179407427 (0x464C5443, "FLTC"); PRAGMA user_version = the schema
--- version (this file: 2). The file is cut into sections, one per version: a new case runs them all; an older case
+-- version (this file: 3). The file is cut into sections, one per version: a new case runs them all; an older case
 -- is migrated forward by running the sections after its version, in one transaction, after a backup copy of the
 -- file is written next to it. A section may only add to what came before (or alter it with SQL of its own). A case
 -- from a newer schema is refused, or opened read-only when its meta.read_compat_version says this build can read it.
@@ -295,3 +295,29 @@ CREATE TABLE expectations (
     created_at TEXT NOT NULL,
     note       TEXT NOT NULL
 );
+
+-- == version 3 ==
+
+-- Annotations on every target the workbench shows: besides the case, an event and a line, a symptom, a node's lane
+-- and a time range. An event is identified by its rule and the record it was made from (the file and line, and the
+-- byte offset), so an annotation follows its event into later runs, whose event indices may differ; run_id and
+-- event_idx keep the run it was made on (NULL when it was made on an analysis not stored as a run). New targets:
+--   symptom: event_type is the symptom's type;   lane: node;   range: from_ns, to_ns, and node ('' or NULL: all).
+-- A note or bookmark may carry tags (tags_json, a JSON array of strings); a 'tag' keeps its tag in text.
+ALTER TABLE annotations ADD COLUMN rule_id TEXT;          -- event: the rule that made it
+ALTER TABLE annotations ADD COLUMN event_type TEXT;       -- event: its type; symptom: the symptom's type
+ALTER TABLE annotations ADD COLUMN byte_offset INTEGER;   -- event: the record's first byte in file_id
+ALTER TABLE annotations ADD COLUMN node TEXT;             -- lane, range; event: the event's node
+ALTER TABLE annotations ADD COLUMN from_ns INTEGER;       -- range: start; event: the event's time
+ALTER TABLE annotations ADD COLUMN to_ns INTEGER;         -- range: end
+ALTER TABLE annotations ADD COLUMN tags_json TEXT NOT NULL DEFAULT '[]';
+-- Event annotations written before: the identity of the event they name, read from the run they name. Nothing
+-- else of them changes; one whose run is gone keeps run_id and event_idx only.
+UPDATE annotations SET
+    rule_id     = (SELECT e.rule_id FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx),
+    event_type  = (SELECT e.type FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx),
+    byte_offset = (SELECT e.byte_offset FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx),
+    node        = (SELECT e.node FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx),
+    from_ns     = (SELECT e.time_ns FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx)
+WHERE target = 'event' AND run_id IS NOT NULL;
+CREATE INDEX annotations_by_record ON annotations(file_id, byte_offset);

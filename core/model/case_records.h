@@ -6,6 +6,7 @@
 
 #include "core/util/diagnostic.h"
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,21 +45,42 @@ struct RunDiff
     std::vector<std::string> changes; ///< one readable line per difference, "outcome: a → b"
 };
 
-/// A bookmark, note, tag or narrative (see schema.sql). Targets: the case, an event of a run, a line of a file.
+/// A bookmark, note, tag or narrative (see schema.sql). Targets: the case, an event, a line of a file, a symptom, a
+/// node's lane or a time range. An event is known by its rule and provenance (file, line, byte offset), so that the
+/// annotation finds it again in a later run (resolveAnnotations).
 struct Annotation
 {
     std::int64_t id = 0;
     std::string kind; ///< bookmark | note | tag | narrative
-    std::string target; ///< case | event | line
-    std::int64_t runId = 0; ///< target event
-    std::int64_t eventIdx = -1;
-    std::int64_t fileId = -1; ///< target line (and where an event was found)
+    std::string target; ///< case | event | line | symptom | lane | range
+    std::int64_t runId = 0; ///< event: the run it was made on (0: an analysis not stored as a run)
+    std::int64_t eventIdx = -1; ///< event: its index in that run
+    std::int64_t fileId = -1; ///< line, event: the stored file (where an event's record was found)
     std::string path; ///< the file's path (filled when read)
-    std::uint64_t line = 0;
+    std::uint64_t line = 0; ///< line, event: 1-based
+    std::int64_t byteOffset = -1; ///< event: the record's first byte in the file (-1: unknown)
+    std::string ruleId; ///< event: the rule that made it
+    std::string eventType; ///< event: its type; symptom: the symptom's type
+    std::string node; ///< lane: the node; range: the node it was drawn on ("" every node); event: the event's node
+    std::int64_t fromNs = INT64_MIN; ///< range: its start; event: the event's time
+    std::int64_t toNs = INT64_MIN; ///< range: its end
+    std::vector<std::string> tags; ///< a note's or bookmark's tags (a tag's own text is `text`)
     std::string text;
     std::string author; ///< "" picks $FAULTLINE_AUTHOR / $USER
     std::string createdAt;
     std::int64_t supersedes = 0; ///< an edit: the annotation it replaces
+};
+
+/// How an annotation's target stands in one analysis (a stored run, or the analysis a front end shows).
+struct AnnotationResolution
+{
+    std::int64_t annotation = 0; ///< Annotation::id
+    bool matched = true; ///< false: the event (or symptom) it was made on is no longer found
+    std::int64_t eventIndex = -1; ///< event, symptom: the event that carries it in this analysis (-1: none)
+    std::int64_t timeNs = INT64_MIN; ///< where it shows in time (a line: its record's time; a range: its start)
+    std::int64_t toNs = INT64_MIN; ///< range: its end
+    std::string node; ///< the node whose lane shows it ("" none: the job, the case)
+    std::string reason; ///< unmatched: why, naming the analysis ("no longer matched in run 3: ...")
 };
 
 /// The verdict a person marked as the expected one for the case (taken from one run).
@@ -93,6 +115,9 @@ struct CaseHistory
     /// How the latest run departs from the expectation ("outcome: expected a, got b"); empty: it meets it.
     std::vector<std::string> expectationMisses;
     std::vector<Annotation> annotations; ///< the current ones (not superseded, not removed), in creation order
+    /// Each current annotation (same order) resolved against the latest run; empty when the case has no run.
+    std::vector<AnnotationResolution> resolutions;
+    std::int64_t resolvedRun = 0; ///< the run `resolutions` were made against
     /// Damage found when the case was opened and errors met while reading parts of its history.
     std::vector<Diagnostic> problems;
     /// Notes about the open (a migration and its backup, read-only because of a newer schema).

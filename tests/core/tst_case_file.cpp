@@ -515,7 +515,7 @@ private Q_SLOTS:
     void newerSchemaReadableReadOnly()
     {
         const std::string p = makeCase("newer-compat.faultline");
-        sql(p, "PRAGMA user_version = 3;");
+        sql(p, "PRAGMA user_version = " + std::to_string(kCaseSchemaVersion + 1) + ";");
         const std::string before = fileHash(p);
         std::vector<Diagnostic> errors;
         auto c = CaseFile::open(p, {}, errors);

@@ -10,24 +10,21 @@
 #include "core/util/json_spans.h"
 #include "core/version.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <string_view>
+
+namespace fs = std::filesystem;
 
 namespace faultline::usecases {
 
 namespace {
 
-/// The report as blocks that both formats render: headings, paragraphs of "label: value" facts, tables and
-/// verbatim excerpts. Text is plain; each renderer escapes it.
-struct Block
-{
-    enum class Kind { Heading, Fact, Paragraph, Table, Excerpt };
-    Kind kind = Kind::Paragraph;
-    std::string label;
-    std::string text;
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-};
+using Block = ReportBlock;
 
 std::string joined(const std::vector<std::string>& v, const char* none = "none")
 {
@@ -44,8 +41,39 @@ struct CopyRecord
     std::string redactedAt;
 };
 
+/// The timeline picture of the cause and the symptoms it explains: the window from the cause to the last symptom
+/// of any group; none without a cause with a time.
+std::optional<PictureSlot> causeWindowSlot(const core::Verdict& v)
+{
+    if (!v.hasCause || v.cause >= v.events.size() || v.events[v.cause].timeNs == INT64_MIN)
+        return std::nullopt;
+    const core::Event& cause = v.events[v.cause];
+    const std::string causeNode = cause.node == core::kNoNode ? std::string() : v.nodes.name(cause.node);
+    PictureSlot slot;
+    slot.id = "cause-window";
+    slot.focusEvent = v.cause;
+    slot.fromNs = cause.timeNs;
+    slot.toNs = cause.timeNs;
+    for (const auto& g : v.symptoms)
+        for (const std::int64_t t : { g.firstNs, g.lastNs })
+            if (t != INT64_MIN) {
+                slot.fromNs = std::min(slot.fromNs, t);
+                slot.toNs = std::max(slot.toNs, t);
+            }
+    // A margin on both sides, so the first and the last mark are not cut by the picture's edges; a cause alone is
+    // shown with a minute around it.
+    const std::int64_t span = slot.toNs - slot.fromNs;
+    const std::int64_t pad = span > 0 ? std::max<std::int64_t>(span / 25, 1'000'000) : 30'000'000'000;
+    slot.fromNs -= pad;
+    slot.toNs += pad;
+    slot.caption = "Timeline of the cause (◆ " + cause.label + (causeNode.empty() ? "" : " on " + causeNode)
+        + ") and the symptoms it explains (○, linked to it), " + core::formatUtc(slot.fromNs + pad) + " → "
+        + core::formatUtc(slot.toNs - pad) + "; one lane per node";
+    return slot;
+}
+
 std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& history,
-    const std::map<std::string, std::string>& sha256, const CopyRecord& copy)
+    const std::map<std::string, std::string>& sha256, const CopyRecord& copy, std::vector<PictureSlot>& slots)
 {
     const core::Verdict& v = *a.verdict;
     const core::EvidenceSet& ev = *a.evidence;
@@ -121,6 +149,12 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
         }
         out.push_back(std::move(t));
     }
+    if (auto slot = causeWindowSlot(v)) {
+        if (v.symptoms.empty())
+            heading("What the cause explains");
+        out.push_back({ Block::Kind::Picture, slot->caption, slot->id, {}, {} });
+        slots.push_back(std::move(*slot));
+    }
 
     heading("Coverage");
     {
@@ -184,6 +218,83 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
     return out;
 }
 
+// ---- Pictures -------------------------------------------------------------------------------------------------
+
+std::string base64(std::string_view bytes)
+{
+    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        const auto n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16
+            | static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8
+            | static_cast<unsigned char>(bytes[i + 2]);
+        for (const int shift : { 18, 12, 6, 0 })
+            out += kDigits[(n >> shift) & 63];
+    }
+    if (i < bytes.size()) {
+        std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+        if (i + 1 < bytes.size())
+            n |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+        out += kDigits[(n >> 18) & 63];
+        out += kDigits[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+/// A path as a URL's path: every byte outside the unreserved characters and '/' percent-encoded, so a report named
+/// "incident 48213 (draft).md" links its pictures in Markdown and HTML alike.
+std::string urlPath(std::string_view path)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const char c : path) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/')
+            out += c;
+        else
+            out += std::string { '%', kHex[u >> 4], kHex[u & 15] };
+    }
+    return out;
+}
+
+/// The pictures a render has, by slot id, and the links it makes to them (collecting the files to write).
+class PictureLinker
+{
+public:
+    PictureLinker(const std::vector<ReportPicture>& pictures, const RenderOptions& options)
+        : m_options(options)
+    {
+        for (const auto& p : pictures)
+            if (!p.png.empty())
+                m_byId.emplace(p.id, &p);
+    }
+    const ReportPicture* find(const std::string& id) const
+    {
+        const auto it = m_byId.find(id);
+        return it == m_byId.end() ? nullptr : it->second;
+    }
+    /// The picture's link target (a data: URI, or the asset's relative path, URL-encoded).
+    std::string link(const ReportPicture& p)
+    {
+        if (m_options.links == PictureLinks::Inline)
+            return "data:image/png;base64," + base64(p.png);
+        const std::string path =
+            (m_options.assetDir.empty() ? std::string() : m_options.assetDir + "/") + p.id + ".png";
+        m_assets.push_back({ path, p.png });
+        return urlPath(path);
+    }
+    std::vector<ReportAsset> takeAssets() { return std::move(m_assets); }
+
+private:
+    RenderOptions m_options;
+    std::map<std::string, const ReportPicture*> m_byId;
+    std::vector<ReportAsset> m_assets;
+};
+
 // ---- Markdown -------------------------------------------------------------------------------------------------
 
 std::string mdEscaped(const std::string& s)
@@ -197,7 +308,7 @@ std::string mdEscaped(const std::string& s)
     return out;
 }
 
-std::string markdown(const std::vector<Block>& blocks)
+std::string markdown(const std::vector<Block>& blocks, PictureLinker& pictures)
 {
     std::string out;
     // One blank line before a block that needs one, however the previous block ended.
@@ -255,6 +366,14 @@ std::string markdown(const std::vector<Block>& blocks)
                 "\n" + fence + "\n" + b.text + (b.text.empty() || b.text.back() != '\n' ? "\n" : "") + fence + "\n\n";
             break;
         }
+        case Block::Kind::Picture: {
+            const ReportPicture* p = pictures.find(b.text);
+            if (!p)
+                continue; // not drawn: nothing in its place
+            gap();
+            out += "![" + mdEscaped(b.label) + "](" + pictures.link(*p) + ")\n\n*" + mdEscaped(b.label) + "*\n";
+            break;
+        }
         }
         previous = b.kind;
     }
@@ -265,17 +384,65 @@ std::string markdown(const std::vector<Block>& blocks)
 
 // ---- HTML -----------------------------------------------------------------------------------------------------
 
-std::string html(const std::vector<Block>& blocks)
+/// The page's style for a browser: a readable column, tables with rules, excerpts shaded, a dark theme honoured.
+const char* kBrowserStyle =
+    "body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}\n"
+    "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #999;padding:.2rem .5rem;"
+    "text-align:left;vertical-align:top}\npre{background:#f4f4f4;padding:.5rem;overflow-x:auto}\n"
+    ".picture img{max-width:100%;height:auto;border:1px solid #ccc}.caption{font-style:italic}\n"
+    "@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}pre{background:#2a2a2a}}\n";
+
+/// Column widths, in percent, for a table too wide to leave to the layout: every column gets its longest word (a
+/// time, a hash, a path), and the room left goes to the columns with long texts, in proportion to how much longer
+/// they are. Empty for a narrow table.
+std::vector<int> columnWidths(const Block& table)
+{
+    const std::size_t n = table.header.size();
+    std::vector<std::size_t> longest(n, 0);
+    std::vector<std::size_t> word(n, 0);
+    auto measure = [&](std::size_t c, const std::string& text) {
+        longest[c] = std::max(longest[c], std::min<std::size_t>(text.size(), 80));
+        std::size_t run = 0;
+        for (const char ch : text) {
+            run = ch == ' ' ? 0 : run + 1;
+            word[c] = std::max(word[c], run);
+        }
+    };
+    for (std::size_t c = 0; c < n; ++c)
+        measure(c, table.header[c]);
+    for (const auto& row : table.rows)
+        for (std::size_t c = 0; c < row.size() && c < n; ++c)
+            measure(c, row[c]);
+    // In characters of the text's average width; a long word is mostly digits and punctuation, which are wider.
+    std::vector<double> need(n);
+    std::vector<double> want(n);
+    double total = 0;
+    double needed = 0;
+    double spare = 0;
+    for (std::size_t c = 0; c < n; ++c) {
+        need[c] = static_cast<double>(std::min<std::size_t>(word[c], 40)) * 1.2 + 3; // and a cell's padding
+        want[c] = std::max(static_cast<double>(longest[c]) + 3, need[c]);
+        total += want[c];
+        needed += need[c];
+        spare += want[c] - need[c];
+    }
+    if (total < 90)
+        return {};
+    const double budget = std::max(needed, 110.0);
+    std::vector<int> out;
+    for (std::size_t c = 0; c < n; ++c) {
+        const double extra = spare > 0 ? (budget - needed) * (want[c] - need[c]) / spare : 0;
+        out.push_back(static_cast<int>((need[c] + extra) * 100 / budget));
+    }
+    return out;
+}
+
+std::string html(const std::vector<Block>& blocks, PictureLinker& pictures, const std::string& style)
 {
     std::string title = blocks.empty() ? std::string("Postmortem") : blocks.front().text;
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
-        + markupEscaped(title)
-        + "</title>\n<style>\nbody{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 "
-          "1rem;line-height:1.4}"
-          "\ntable{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #999;padding:.2rem .5rem;"
-          "text-align:left;vertical-align:top}\npre{background:#f4f4f4;padding:.5rem;overflow-x:auto}"
-          "\n@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}pre{background:#2a2a2a}}\n"
-          "</style>\n</head>\n<body>\n";
+        + markupEscaped(title) + "</title>\n<style>\n" + (style.empty() ? std::string(kBrowserStyle) : style)
+        + "</style>\n</head>\n<body>\n";
     bool first = true;
     bool inList = false;
     auto closeList = [&] {
@@ -300,21 +467,34 @@ std::string html(const std::vector<Block>& blocks)
         case Block::Kind::Paragraph:
             out += "<p>" + markupEscaped(b.text) + "</p>\n";
             break;
-        case Block::Kind::Table:
-            out += "<table>\n<tr>";
-            for (const auto& h : b.header)
-                out += "<th>" + markupEscaped(h) + "</th>";
-            out += "</tr>\n";
+        case Block::Kind::Table: {
+            const std::vector<int> widths = columnWidths(b);
+            // The header row in <thead>: a print layout repeats it on every page the table runs over.
+            out += widths.empty() ? "<table>\n<thead><tr>" : "<table width=\"100%\">\n<thead><tr>";
+            for (std::size_t c = 0; c < b.header.size(); ++c)
+                out += (widths.empty() ? std::string("<th>") : "<th width=\"" + std::to_string(widths[c]) + "%\">")
+                    + markupEscaped(b.header[c]) + "</th>";
+            out += "</tr></thead>\n<tbody>\n";
             for (const auto& r : b.rows) {
                 out += "<tr>";
                 for (const auto& c : r)
                     out += "<td>" + markupEscaped(c) + "</td>";
                 out += "</tr>\n";
             }
-            out += "</table>\n";
+            out += "</tbody>\n</table>\n";
             break;
+        }
         case Block::Kind::Excerpt:
             out += "<pre>" + markupEscaped(b.text) + "</pre>\n";
+            break;
+        case Block::Kind::Picture:
+            if (const ReportPicture* p = pictures.find(b.text)) {
+                out += "<p class=\"picture\"><img src=\"" + pictures.link(*p) + "\"";
+                if (p->width > 0 && p->height > 0)
+                    out += " width=\"" + std::to_string(p->width) + "\" height=\"" + std::to_string(p->height) + "\"";
+                out += " alt=\"" + markupEscaped(b.label) + "\"></p>\n<p class=\"caption\">" + markupEscaped(b.label)
+                    + "</p>\n";
+            }
             break;
         }
     }
@@ -328,7 +508,8 @@ void redactBlocks(std::vector<Block>& blocks, core::Redactor& r)
 {
     for (auto& b : blocks) {
         b.label = r.redact(b.label);
-        b.text = r.redact(b.text);
+        if (b.kind != Block::Kind::Picture) // a picture's text is its slot's id
+            b.text = r.redact(b.text);
         for (auto& h : b.header)
             h = r.redact(h);
         for (auto& row : b.rows)
@@ -366,18 +547,18 @@ CopyRecord readCopyRecord(const std::string& json, std::map<std::int64_t, std::s
 
 } // namespace
 
-Result<std::string> caseReport(const ReportRequest& request, const Task& task)
+Result<ReportDraft> prepareCaseReport(const ReportRequest& request, const Task& task)
 {
     auto history = caseHistory(request.casePath);
     if (!history.ok())
-        return Result<std::string>::fail(history.failure.code, history.failure.message, history.failure.diagnostics);
+        return Result<ReportDraft>::fail(history.failure.code, history.failure.message, history.failure.diagnostics);
     std::map<std::string, std::string> sha256;
     CopyRecord copy;
     {
         std::vector<core::Diagnostic> errors;
         auto c = core::CaseFile::open(request.casePath, { true, false }, errors);
         if (!c)
-            return Result<std::string>::fail(Exit::Case, "cannot open the case " + request.casePath, errors);
+            return Result<ReportDraft>::fail(Exit::Case, "cannot open the case " + request.casePath, errors);
         std::map<std::int64_t, std::string> originalSha;
         if (const auto record = c->metaValue("redaction", errors))
             copy = readCopyRecord(*record, originalSha);
@@ -391,32 +572,127 @@ Result<std::string> caseReport(const ReportRequest& request, const Task& task)
         task.report(2, "Finding the case's secrets");
         auto r = caseRedactor(request.casePath, *request.redaction);
         if (!r.ok())
-            return Result<std::string>::fail(r.failure.code, r.failure.message, r.failure.diagnostics);
+            return Result<ReportDraft>::fail(r.failure.code, r.failure.message, r.failure.diagnostics);
         redactor = std::move(*r.value);
     }
+    if (task.cancelled())
+        return Result<ReportDraft>::fail(Exit::Cancelled, "cancelled");
     ReproduceRequest rr;
     rr.casePath = request.casePath;
     rr.rules = Rules::Stored;
     rr.currentRulesDir = request.currentRulesDir;
     rr.threads = request.threads;
     rr.readOnly = true;
-    const auto analysed = reproduceCase(rr, task);
+    auto analysed = reproduceCase(rr, task);
     if (!analysed.ok())
-        return Result<std::string>::fail(analysed.failure.code, analysed.failure.message, analysed.failure.diagnostics);
-    auto blocks = buildReport(*analysed.value, *history.value, sha256, copy);
+        return Result<ReportDraft>::fail(analysed.failure.code, analysed.failure.message, analysed.failure.diagnostics);
+    ReportDraft draft;
+    draft.blocks = buildReport(*analysed.value, *history.value, sha256, copy, draft.pictures);
     if (redactor) {
         const auto& p = redactor->profile();
-        blocks.insert(blocks.begin() + 1,
+        draft.blocks.insert(draft.blocks.begin() + 1,
             Block { Block::Kind::Fact, "Redacted",
                 "with the redaction profile " + p.name
                     + ": host names, addresses, users, paths and secrets are pseudonyms, the same as in a redacted "
                       "copy of this case",
                 {}, {} });
-        redactBlocks(blocks, *redactor);
+        redactBlocks(draft.blocks, *redactor);
+        // The slots' captions as the blocks now say them.
+        for (auto& slot : draft.pictures)
+            for (const auto& b : draft.blocks)
+                if (b.kind == Block::Kind::Picture && b.text == slot.id)
+                    slot.caption = b.label;
     }
-    Result<std::string> out;
-    out.value = request.format == ReportFormat::Html ? html(blocks) : markdown(blocks);
+    draft.title = draft.blocks.empty() ? std::string("Postmortem") : draft.blocks.front().text;
+    draft.analysis = std::move(*analysed.value);
+    draft.redactor = std::move(redactor);
+    Result<ReportDraft> out;
+    out.value = std::move(draft);
     return out;
+}
+
+RenderedReport renderCaseReport(
+    const ReportDraft& draft, const std::vector<ReportPicture>& pictures, const RenderOptions& options)
+{
+    PictureLinker linker(pictures, options);
+    RenderedReport out;
+    out.text = options.format == ReportFormat::Html ? html(draft.blocks, linker, options.style)
+                                                    : markdown(draft.blocks, linker);
+    out.assets = linker.takeAssets();
+    return out;
+}
+
+Result<std::string> caseReport(const ReportRequest& request, const Task& task)
+{
+    auto draft = prepareCaseReport(request, task);
+    if (!draft.ok())
+        return Result<std::string>::fail(draft.failure.code, draft.failure.message, draft.failure.diagnostics);
+    Result<std::string> out;
+    out.value = renderCaseReport(*draft.value, {}, RenderOptions { request.format, PictureLinks::Inline, {}, {} }).text;
+    return out;
+}
+
+RenderOptions renderOptionsFor(ReportFormat format, const std::string& reportPath)
+{
+    RenderOptions o;
+    o.format = format;
+    if (format == ReportFormat::Markdown) {
+        o.links = PictureLinks::Files;
+        const std::string stem = fs::path(reportPath).stem().string();
+        o.assetDir = (stem.empty() ? std::string("report") : stem) + ".assets";
+    }
+    return o;
+}
+
+std::string reportTargetProblem(const std::string& outPath, const std::string& casePath)
+{
+    std::error_code ec;
+    if (fs::exists(outPath, ec)) {
+        if (fs::equivalent(outPath, casePath, ec))
+            return "refusing to write the report over the case " + casePath;
+        // Another case (a SQLite database) is never a report's target either: nothing the user saved is lost.
+        std::ifstream in(outPath, std::ios::binary);
+        char magic[16] = {};
+        if (in.read(magic, sizeof magic)
+            && std::string_view(magic, sizeof magic) == std::string_view("SQLite format 3\0", 16))
+            return "refusing to write the report over the case file " + outPath + " (a SQLite database)";
+    } else if (fs::weakly_canonical(outPath, ec) == fs::weakly_canonical(casePath, ec) && !ec) {
+        return "refusing to write the report over the case " + casePath;
+    }
+    return {};
+}
+
+Result<WrittenReport> writeCaseReport(
+    const RenderedReport& report, const std::string& outPath, const std::string& casePath)
+{
+    if (outPath.empty())
+        return Result<WrittenReport>::fail(Exit::Usage, "the report needs a file to be written to");
+    if (const std::string problem = reportTargetProblem(outPath, casePath); !problem.empty())
+        return Result<WrittenReport>::fail(Exit::Usage, problem);
+    WrittenReport out;
+    out.path = outPath;
+    const fs::path dir = fs::path(outPath).parent_path();
+    for (const auto& a : report.assets) {
+        const fs::path target = dir / a.path;
+        if (const std::string problem = reportTargetProblem(target.string(), casePath); !problem.empty())
+            return Result<WrittenReport>::fail(Exit::Usage, problem);
+        std::error_code ec;
+        fs::create_directories(target.parent_path(), ec);
+        std::ofstream f(target, std::ios::binary | std::ios::trunc);
+        f.write(a.bytes.data(), static_cast<std::streamsize>(a.bytes.size()));
+        if (!f.flush())
+            return Result<WrittenReport>::fail(Exit::Usage, "cannot write the report's picture " + target.string());
+        out.assets.push_back(target.string());
+        out.bytes += a.bytes.size();
+    }
+    std::ofstream f(outPath, std::ios::binary | std::ios::trunc);
+    f.write(report.text.data(), static_cast<std::streamsize>(report.text.size()));
+    if (!f.flush())
+        return Result<WrittenReport>::fail(Exit::Usage, "cannot write " + outPath);
+    out.bytes += report.text.size();
+    Result<WrittenReport> res;
+    res.value = std::move(out);
+    return res;
 }
 
 } // namespace faultline::usecases

@@ -75,6 +75,11 @@ expect "xdg-mime filetype of a .faultline case" application/x-faultline-case \
   "$(xdg-mime query filetype "$work/incident.faultline" 2>&1)"
 expect "xdg-mime default application for a case" dev.faultline.Faultline.desktop \
   "$(xdg-mime query default application/x-faultline-case 2>&1)"
+# A PDF report from the CLI: it runs the installed workbench's renderer offscreen, with no display.
+env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM faultline-cli report "$work/incident.faultline" --format pdf \
+  -o "$work/incident.pdf" >"$work/pdf.txt" 2>&1 || true
+contains "faultline-cli report --format pdf runs the installed renderer" "report written to" "$work/pdf.txt"
+expect "the PDF report's first bytes" "%PDF-" "$(head -c 5 "$work/incident.pdf" 2>&1)"
 
 if [ "$failures" -ne 0 ]; then
   echo "check-installed: $failures check(s) failed" >&2

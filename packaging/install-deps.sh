@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
   libyaml-cpp-dev libre2-dev libsqlite3-dev libsimdjson-dev libarchive-dev libzstd-dev libssl-dev
   libhowardhinnant-date-dev tzdata zstd
-  clang-format yamllint shellcheck python3 python3-jsonschema python3-yaml libxml2-utils
+  clang-format yamllint shellcheck python3 python3-jsonschema python3-yaml libxml2-utils poppler-utils
   xvfb xauth
   file ripgrep jq hyperfine time
 )

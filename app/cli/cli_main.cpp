@@ -19,11 +19,15 @@
 #include "core/version.h"
 #include "importers/bundle_loader.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -73,13 +77,16 @@ commands:
       or $USER.
   expect CASE [--run N] [--note TEXT] [--author NAME]
       Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
-  report CASE [--format md|html] [-o FILE] [--rules DIR] [--redact default|FILE]
-      Write the case as a postmortem report (Markdown by default, or one self-contained HTML file): the
-      verdict, what the cause explains, coverage, the evidence trail with file:line and each file's SHA-256,
-      the narrative and annotations, and the rule and engine versions. The evidence is re-analysed with the
-      latest run's own rules (--rules: when the case lacks them); the report says whether that reproduces it.
-      --redact replaces host names, addresses, users, uids, paths, tokens and e-mail addresses with the
-      pseudonyms a redacted copy of the case gets (see redact).
+  report CASE [--format md|html|pdf] [-o FILE] [--pictures] [--rules DIR] [--redact default|FILE]
+      Write the case as a postmortem report (Markdown by default, one self-contained HTML file, or an A4
+      PDF): the verdict, what the cause explains, coverage, the evidence trail with file:line and each file's
+      SHA-256, the narrative and annotations, and the rule and engine versions. The evidence is re-analysed
+      with the latest run's own rules (--rules: when the case lacks them); the report says whether that
+      reproduces it. --redact replaces host names, addresses, users, uids, paths, tokens and e-mail addresses
+      with the pseudonyms a redacted copy of the case gets (see redact). A PDF always has its picture, the
+      timeline of the cause and its symptoms; --pictures adds it to Markdown (as FILE's NAME.assets/*.png)
+      and HTML (inline). Pictures and PDFs are drawn by the workbench: faultline-cli runs `faultline
+      --export-report` (found beside faultline-cli, else on PATH) on Qt's offscreen platform, and both need -o.
   redact CASE (-o COPY | --preview) [--profile default|FILE] [--json] [--rules DIR]
       Write a redacted copy of the case for sharing: host names (node-02 becomes host-b everywhere, its FQDN
       and hostlist forms too), IP addresses, user names and uids, home paths, tokens and e-mail addresses,
@@ -947,27 +954,107 @@ int rulesTestCommand(const std::vector<std::string>& args, const char* argv0)
     return failed == 0 ? kExitOk : kExitTestsFailed;
 }
 
+/// The workbench's executable, which draws what faultline-cli cannot (a report's pictures, its PDF): `faultline`
+/// beside this program, else on PATH; "" when there is none. `looked` says where it was looked for.
+std::string findRenderer(const char* argv0, std::string& looked)
+{
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        self = fs::absolute(argv0, ec);
+    auto runnable = [](const fs::path& p) {
+        std::error_code e;
+        return fs::is_regular_file(p, e) && access(p.c_str(), X_OK) == 0;
+    };
+    const fs::path beside = self.parent_path() / "faultline";
+    looked = beside.parent_path().string();
+    if (runnable(beside))
+        return beside.string();
+    const char* path = std::getenv("PATH");
+    looked += " and PATH";
+    for (std::string_view rest = path ? path : ""; !rest.empty();) {
+        const std::size_t colon = rest.find(':');
+        const std::string dir(rest.substr(0, colon));
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        if (!dir.empty() && runnable(fs::path(dir) / "faultline"))
+            return (fs::path(dir) / "faultline").string();
+    }
+    return {};
+}
+
+/// Runs the workbench's headless report export (faultline --export-report ...) on the offscreen platform and returns
+/// its exit code; it prints its own errors and what it wrote.
+int runRenderer(const std::vector<std::string>& args, const char* argv0)
+{
+    std::string looked;
+    const std::string renderer = findRenderer(argv0, looked);
+    if (renderer.empty()) {
+        std::cerr << "faultline-cli: a PDF report and a report's pictures are drawn by the workbench, `faultline`, "
+                     "which is not installed here (looked in "
+                  << looked
+                  << "). Install the faultline package (it brings the workbench and Qt 6), or write the report as "
+                     "--format md or html without --pictures.\n";
+        return kExitUsage;
+    }
+    std::vector<std::string> argvStrings { renderer };
+    argvStrings.insert(argvStrings.end(), args.begin(), args.end());
+    std::vector<char*> argvPtrs;
+    for (auto& a : argvStrings)
+        argvPtrs.push_back(a.data());
+    argvPtrs.push_back(nullptr);
+    std::cout.flush();
+    const pid_t child = fork();
+    if (child < 0) {
+        std::cerr << "faultline-cli: cannot start " << renderer << ": " << std::strerror(errno) << '\n';
+        return kExitUsage;
+    }
+    if (child == 0) {
+        // No window and no display needed: the report is drawn off screen.
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        execv(renderer.c_str(), argvPtrs.data());
+        std::fprintf(stderr, "faultline-cli: cannot run %s: %s\n", renderer.c_str(), std::strerror(errno));
+        _exit(kExitUsage);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) {
+            std::cerr << "faultline-cli: lost " << renderer << ": " << std::strerror(errno) << '\n';
+            return kExitUsage;
+        }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    std::cerr << "faultline-cli: " << renderer << " was stopped by signal " << WTERMSIG(status)
+              << "; no report was written\n";
+    return 70;
+}
+
 int reportCommand(const std::vector<std::string>& args, const char* argv0)
 {
     usecases::ReportRequest req;
     std::string outPath;
+    std::string format = "md";
+    std::string redactArg;
+    bool pictures = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& k = args[i];
         const bool hasValue = i + 1 < args.size();
         if (k == "--format" && hasValue) {
-            const std::string f = args[++i];
-            if (f == "md" || f == "markdown")
+            format = args[++i];
+            if (format == "md" || format == "markdown")
                 req.format = usecases::ReportFormat::Markdown;
-            else if (f == "html")
+            else if (format == "html")
                 req.format = usecases::ReportFormat::Html;
-            else
-                return usage("--format takes md or html");
+            else if (format != "pdf")
+                return usage("--format takes md, html or pdf");
         } else if (k == "-o" && hasValue)
             outPath = args[++i];
         else if (k == "--rules" && hasValue)
             req.currentRulesDir = args[++i];
+        else if (k == "--pictures")
+            pictures = true;
         else if (k == "--redact" && hasValue) {
-            auto profile = usecases::loadRedactionProfile(args[++i]);
+            redactArg = args[++i];
+            auto profile = usecases::loadRedactionProfile(redactArg);
             if (!profile.ok()) {
                 printWarnings(profile.failure.diagnostics);
                 return usage(profile.failure.message);
@@ -984,8 +1071,21 @@ int reportCommand(const std::vector<std::string>& args, const char* argv0)
         return usage("report needs a CASE");
     if (req.currentRulesDir.empty())
         req.currentRulesDir = app::defaultRulesDir(argv0);
-    if (std::error_code ec; !outPath.empty() && fs::equivalent(outPath, req.casePath, ec))
-        return usage("refusing to write the report over the case " + req.casePath);
+    if (!outPath.empty())
+        if (const std::string problem = usecases::reportTargetProblem(outPath, req.casePath); !problem.empty())
+            return usage(problem);
+    if (format == "pdf" || pictures) {
+        if (outPath.empty())
+            return usage(format == "pdf" ? "a PDF report needs -o FILE"
+                                         : "--pictures needs -o FILE (the pictures are files or data beside the text)");
+        std::vector<std::string> forward { "--export-report", req.casePath, "--format",
+            format == "markdown" ? "md" : format, "-o", outPath, "--rules", req.currentRulesDir };
+        if (!redactArg.empty()) {
+            forward.push_back("--redact");
+            forward.push_back(redactArg);
+        }
+        return runRenderer(forward, argv0);
+    }
     const auto res = usecases::caseReport(req);
     if (!res.ok()) {
         std::cerr << "faultline-cli: " << res.failure.text() << '\n';
@@ -995,11 +1095,10 @@ int reportCommand(const std::vector<std::string>& args, const char* argv0)
         std::cout << *res.value;
         return kExitOk;
     }
-    std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
-    out << *res.value;
-    if (!out.flush()) {
-        std::cerr << "faultline-cli: cannot write " << outPath << '\n';
-        return kExitUsage;
+    const auto written = usecases::writeCaseReport({ *res.value, {} }, outPath, req.casePath);
+    if (!written.ok()) {
+        std::cerr << "faultline-cli: " << written.failure.text() << '\n';
+        return static_cast<int>(written.failure.code);
     }
     std::cerr << "report written to " << outPath << '\n';
     return kExitOk;

@@ -3,6 +3,7 @@
 // the verdict of the given bundle as text instead, so the README's first command works on a headless machine.
 #include "app/common/rules_location.h"
 #include "app/gui/main_window.h"
+#include "app/render/report_export.h"
 #include "app/usecases/use_cases.h"
 #include "core/report/verdict_report.h"
 #include "core/version.h"
@@ -10,12 +11,14 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string_view>
 
 namespace {
 
@@ -85,6 +88,82 @@ void describe(QCommandLineParser& parser)
         QStringLiteral("Write a PNG of the window once the verdict is shown (or of the start page when no path is "
                        "given), then quit."),
         QStringLiteral("png")));
+    parser.addOption(QCommandLineOption(QStringLiteral("export-report"),
+        QStringLiteral("Write the case's postmortem report with its pictures (the timeline of the cause and its "
+                       "symptoms) to the file -o names, then quit; no window is shown, and with no display the "
+                       "offscreen platform is used. Exit codes as faultline-cli's."),
+        QStringLiteral("case")));
+    parser.addOption(QCommandLineOption(QStringLiteral("format"),
+        QStringLiteral("With --export-report: md, html or pdf (default: from the output file's extension)."),
+        QStringLiteral("md|html|pdf")));
+    parser.addOption(QCommandLineOption(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("With --export-report: the report's file (Markdown's pictures go in NAME.assets/ beside it)."),
+        QStringLiteral("file")));
+    parser.addOption(QCommandLineOption(QStringLiteral("redact"),
+        QStringLiteral("With --export-report: redact the report (its pictures too) with the built-in profile "
+                       "'default' or a profile file, as faultline-cli report --redact does."),
+        QStringLiteral("profile")));
+    parser.addOption(QCommandLineOption(QStringLiteral("rules"),
+        QStringLiteral("With --export-report: the rule catalog for a case that does not hold its run's rules."),
+        QStringLiteral("dir")));
+}
+
+bool exportRequested(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--export-report"
+            || std::string_view(argv[i]).rfind("--export-report=", 0) == 0)
+            return true;
+    return false;
+}
+
+/// faultline --export-report CASE -o FILE [--format F] [--redact P] [--rules DIR]: the report, headless.
+int exportReport(QApplication& app, const std::string& defaultRules)
+{
+    using faultline::usecases::Exit;
+    QCommandLineParser parser;
+    describe(parser);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        std::cerr << "faultline: " << parser.errorText().toStdString() << '\n';
+        return exitCode(Exit::Usage);
+    }
+    faultline::render::ExportRequest request;
+    request.casePath = parser.value(QStringLiteral("export-report"));
+    request.outPath = parser.value(QStringLiteral("o"));
+    request.redaction = parser.value(QStringLiteral("redact"));
+    request.rulesDir = parser.isSet(QStringLiteral("rules")) ? parser.value(QStringLiteral("rules"))
+                                                             : QString::fromStdString(defaultRules);
+    if (!parser.positionalArguments().isEmpty()) {
+        std::cerr << "faultline: --export-report takes one case; unexpected "
+                  << parser.positionalArguments().join(QLatin1Char(' ')).toStdString() << '\n';
+        return exitCode(Exit::Usage);
+    }
+    if (request.outPath.isEmpty()) {
+        std::cerr << "faultline: --export-report needs -o FILE\n";
+        return exitCode(Exit::Usage);
+    }
+    const QString format = parser.isSet(QStringLiteral("format")) ? parser.value(QStringLiteral("format"))
+                                                                  : QFileInfo(request.outPath).suffix().toLower();
+    const auto parsed = faultline::render::exportFormatFrom(format);
+    if (!parsed) {
+        std::cerr << "faultline: --format takes md, html or pdf"
+                  << (parser.isSet(QStringLiteral("format")) ? std::string()
+                                                             : " (the output file's extension names none of them)")
+                  << '\n';
+        return exitCode(Exit::Usage);
+    }
+    request.format = *parsed;
+    faultline::render::ReportExport exporter;
+    int code = exitCode(Exit::Ok);
+    QObject::connect(&exporter, &faultline::render::ReportExport::finished, &app,
+        [&code](const faultline::render::ExportOutcome& outcome) {
+            code = exitCode(outcome.code);
+            std::cerr << (outcome.code == Exit::Ok ? "" : "faultline: ") << outcome.message.toStdString() << '\n';
+            QCoreApplication::exit(code);
+        });
+    exporter.start(request);
+    QApplication::exec();
+    return code;
 }
 
 void setApplicationNames()
@@ -99,6 +178,9 @@ void setApplicationNames()
 int main(int argc, char** argv)
 {
     const std::string rules = faultline::app::defaultRulesDir(argv[0]);
+    const bool exporting = exportRequested(argc, argv);
+    if (exporting && !haveDisplay())
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // a report needs no screen
     if (!haveDisplay()) {
         std::vector<std::string> paths;
         for (int i = 1; i < argc; ++i) {
@@ -129,6 +211,8 @@ int main(int argc, char** argv)
     }
     QApplication app(argc, argv);
     setApplicationNames();
+    if (exporting)
+        return exportReport(app, rules);
     QCommandLineParser parser;
     describe(parser);
     parser.process(app);

@@ -77,6 +77,10 @@ _faultline_cli()
         _faultline_files faultline
         return
         ;;
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W "md html pdf" -- "$cur")
+        return
+        ;;
     --line)
         return
         ;;

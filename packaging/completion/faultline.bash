@@ -9,10 +9,24 @@ _faultline()
         _faultline_gui_options=$(faultline --help 2>/dev/null | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' |
             tr ',' ' ' | tr '\n' ' ')
     fi
-    if [ "$prev" = --screenshot ]; then
+    case $prev in
+    --screenshot)
         mapfile -t COMPREPLY < <(compgen -f -X '!*.png' -- "$cur"; compgen -d -- "$cur")
         return
-    fi
+        ;;
+    --export-report)
+        mapfile -t COMPREPLY < <(compgen -f -X '!*.faultline' -- "$cur"; compgen -d -- "$cur")
+        return
+        ;;
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W "md html pdf" -- "$cur")
+        return
+        ;;
+    --rules)
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        return
+        ;;
+    esac
     if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$_faultline_gui_options" -- "$cur")
         return

@@ -5,9 +5,9 @@
 # reach the case file or SQLite instead of the EvidenceText interface, or when the timeline geometry (tested without
 # a GUI) includes Qt, or when Qt Charts is included outside views/charts/ (the facade),
 # or when the redaction engine (core/redact, which only rewrites text) reads case files, SQLite, rules or importers,
-# or when the GUI (app/gui) includes the case file instead of calling the use cases, or when a comment or document
-# points at notes outside the repository. The link graph enforces the module rules too; this names the offending
-# line.
+# or when the GUI (app/gui, app/render) includes the case file instead of calling the use cases, or when faultline-cli
+# links or includes Qt, or when a comment or document points at notes outside the repository. The link graph enforces
+# the module rules too; this names the offending line.
 set -u
 root=${1:?usage: architecture_check.sh SOURCE_DIR}
 cd "$root" || exit 2
@@ -34,8 +34,14 @@ if grep -nE 'target_link_libraries\(faultline_usecases[^)]*(Qt6::|faultline_view
   echo "architecture_check: the use-case layer links Qt, the views or the GUI"
   exit 1
 fi
+# faultline-cli runs where Qt is not installed: it links no Qt, nor a library that does, and includes none.
+if grep -nE 'target_link_libraries\(faultline-cli[^)]*(Qt6::|faultline_(viewmodels|views|report_render|app_gui))' \
+  app/CMakeLists.txt || grep -nE '^\s*#\s*include\s*([<"]Q|"(views|app/gui|app/render)/)' app/cli/*.cpp; then
+  echo "architecture_check: faultline-cli must stay free of Qt (it runs the workbench's renderer for what needs Qt)"
+  exit 1
+fi
 # The GUI reads and writes case files through the use cases (off the UI thread), never through the case file itself.
-if grep -nE '^\s*#\s*include\s*"core/casefile/' app/gui/*.h app/gui/*.cpp; then
+if grep -nE '^\s*#\s*include\s*"core/casefile/' app/gui/*.h app/gui/*.cpp app/render/*.h app/render/*.cpp; then
   echo "architecture_check: the GUI opens case files directly; call app/usecases (case_history.h, use_cases.h) instead"
   exit 1
 fi

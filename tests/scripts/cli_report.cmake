@@ -52,7 +52,8 @@ endif()
 expect_exit(0 xmllint --html --noout ${WORK}/report.html)
 
 # Errors: a format it does not write, no case, a damaged case.
-expect_exit(2 ${CLI} report ${CASE} --format pdf)
+expect_exit(2 ${CLI} report ${CASE} --format docx)
+expect_output("--format takes md, html or pdf" "an unknown format")
 expect_exit(2 ${CLI} report)
 file(WRITE ${WORK}/broken.faultline "not a case")
 expect_exit(5 ${CLI} report ${WORK}/broken.faultline)

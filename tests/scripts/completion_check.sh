@@ -52,6 +52,10 @@ expect "regress" _faultline_cli faultline-cli rules r
 expect "--cases --catalog --json --junit --no-user-rules --rules --threads" _faultline_cli faultline-cli rules regress --
 expect "--help --version" _faultline_cli faultline-cli --
 expect "--screenshot" _faultline faultline --scr
+expect "--export-report" _faultline faultline --exp
+expect "html" _faultline faultline --export-report x.faultline --format h
+expect "pdf" _faultline_cli faultline-cli report x.faultline --format p
+expect "--pictures" _faultline_cli faultline-cli report x.faultline --pic
 [ "$failures" -eq 0 ] && echo "completion_check: ok" && exit 0
 echo "completion_check: $failures failed"
 exit 1

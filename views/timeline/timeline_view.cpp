@@ -739,6 +739,12 @@ void TimelineView::applyIndex(Index&& x)
     m_measureA = m_measureB = INT64_MIN;
     m_drag = Drag::None;
     m_laneInfo = std::move(x.laneInfo);
+    if (m_textFilter)
+        for (auto& info : m_laneInfo) {
+            info.label = shownText(info.label);
+            info.tooltip = shownText(info.tooltip);
+            info.spanText = shownText(info.spanText);
+        }
     m_laneOfEvent = std::move(x.laneOfEvent);
     m_roleOfEvent = std::move(x.roleOfEvent);
     m_severityOf = std::move(x.severityOf);
@@ -1243,7 +1249,7 @@ bool TimelineView::viewportEvent(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = tooltipAt(help->pos());
+        const QString text = shownText(tooltipAt(help->pos()));
         if (text.isEmpty()) {
             QToolTip::hideText();
             event->ignore();
@@ -1946,7 +1952,8 @@ void TimelineView::paintCallout(QPainter& p, std::size_t eventIndex, bool bold)
     QFont f = font();
     f.setBold(bold);
     const QFontMetrics fm(f);
-    const QString text = fm.elidedText(qs(m_result.verdict->events[eventIndex].label), Qt::ElideRight, 240);
+    const QString text =
+        fm.elidedText(shownText(qs(m_result.verdict->events[eventIndex].label)), Qt::ElideRight, 240);
     const double w = fm.horizontalAdvance(text) + 10;
     const double h = fm.height() + 2;
     const double gap = markRadius() * 2.2;

@@ -35,6 +35,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -92,6 +93,11 @@ public:
     std::size_t searchMarksNotShown() const { return m_searchMarks.size() - m_searchShown; }
     /// The pixel columns of `lane`'s row where a search tick is drawn (for tests), in the current range.
     std::vector<int> searchTickColumns(int lane) const;
+
+    /// Every text of the result the view draws or shows as a tooltip (lane labels, job and step texts, event labels)
+    /// passes `filter` first: a picture for a redacted report draws pseudonyms. Applies from the next setResult on;
+    /// an empty function shows the texts as they are.
+    void setTextFilter(std::function<QString(const QString&)> filter) { m_textFilter = std::move(filter); }
 
     /// Results with at least this many events are indexed on a worker thread (the view says so meanwhile).
     void setAsyncIndexThreshold(std::size_t events) { m_asyncIndexEvents = events; }
@@ -231,6 +237,8 @@ private:
     bool m_clocksAligned = false;
     bool m_hasSkew = false;
     QAction* m_alignClocks = nullptr;
+    std::function<QString(const QString&)> m_textFilter;
+    QString shownText(const QString& text) const { return m_textFilter ? m_textFilter(text) : text; }
     std::size_t m_asyncIndexEvents = 200000;
     std::size_t m_indexing = 0;
     quint64 m_indexGeneration = 0;

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/render/pdf_report.h"
+
+#include "core/version.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QFile>
+#include <QFontMetricsF>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextDocument>
+#include <QTextOption>
+#include <QUrl>
+
+namespace faultline::render {
+
+namespace {
+
+/// 1/96 inch: the unit of the HTML's sizes, used as the PDF's resolution so the layout's pixels are the HTML's.
+constexpr int kDpi = 96;
+
+QPageLayout pageLayout()
+{
+    return QPageLayout(
+        QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(16, 14, 16, 12), QPageLayout::Millimeter);
+}
+
+/// Print's sizes in QTextDocument's subset of CSS: the page is the column (no margins of the body), tables with
+/// rules, excerpts wrapped instead of running off the page.
+const char* kPrintStyle = "body{font-size:9pt;margin:0;padding:0}\nh1{font-size:16pt}\nh2{font-size:12.5pt}\n"
+                          "table{border-collapse:collapse;margin-top:4px;margin-bottom:4px}\n"
+                          "td,th{border:1px solid #999999;padding:2px 4px;font-size:8pt;vertical-align:top;"
+                          "text-align:left}\nth{background-color:#eeeeee}\n"
+                          "pre{font-size:7.5pt;white-space:pre-wrap;background-color:#f4f4f4}\n"
+                          ".caption{font-size:8pt;font-style:italic;color:#333333}\n";
+
+} // namespace
+
+std::string pdfStyleSheet()
+{
+    return kPrintStyle;
+}
+
+int pdfTextWidth()
+{
+    return pageLayout().paintRectPixels(kDpi).width();
+}
+
+PdfResult writePdfReport(const PdfRequest& request, const std::atomic_bool* cancel)
+{
+    PdfResult out;
+    auto cancelled = [cancel] { return cancel && cancel->load(); };
+    QTextDocument doc;
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(9);
+    doc.setDefaultFont(font);
+    QTextOption wrap = doc.defaultTextOption();
+    wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    doc.setDefaultTextOption(wrap);
+    doc.setDocumentMargin(0);
+    for (const auto& a : request.assets) {
+        QImage image;
+        if (!image.loadFromData(
+                reinterpret_cast<const uchar*>(a.bytes.data()), static_cast<int>(a.bytes.size()), "PNG"))
+            return { QStringLiteral("cannot read the report's picture %1").arg(QString::fromStdString(a.path)), 0,
+                false };
+        doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(a.path)), image);
+    }
+
+    // Written beside the target and renamed once complete: a failed or cancelled PDF leaves an older one in place.
+    const QString part = request.path + QStringLiteral(".part");
+    QPdfWriter writer(part);
+    writer.setResolution(kDpi);
+    writer.setPageLayout(pageLayout());
+    writer.setTitle(request.title);
+    writer.setCreator(QStringLiteral("Faultline %1").arg(QString::fromLatin1(core::kVersion)));
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return { QStringLiteral("cannot write %1").arg(request.path), 0, false };
+
+    // The page's text area less a foot for the page number; the layout paginates the document into it.
+    const QRectF area(QPointF(0, 0), QSizeF(writer.pageLayout().paintRectPixels(kDpi).size()));
+    QFont footFont = font;
+    footFont.setPointSizeF(7.5);
+    const QFontMetricsF foot(footFont, &writer);
+    const qreal footHeight = foot.height() * 2.2;
+    const QSizeF body(area.width(), area.height() - footHeight);
+    doc.documentLayout()->setPaintDevice(&writer);
+    doc.setPageSize(body);
+    doc.setHtml(QString::fromStdString(request.html));
+    const int pages = doc.pageCount();
+    for (int i = 0; i < pages; ++i) {
+        if (cancelled()) {
+            painter.end();
+            QFile::remove(part);
+            return { {}, 0, true };
+        }
+        if (i > 0)
+            writer.newPage();
+        painter.save();
+        painter.translate(0, -i * body.height());
+        doc.drawContents(&painter, QRectF(QPointF(0, i * body.height()), body));
+        painter.restore();
+        painter.setFont(footFont);
+        painter.setPen(QColor(0x55, 0x55, 0x55));
+        const QRectF footRect(0, area.height() - foot.height(), area.width(), foot.height());
+        painter.drawLine(QPointF(0, footRect.top() - foot.height() * 0.6),
+            QPointF(area.width(), footRect.top() - foot.height() * 0.6));
+        painter.drawText(footRect, Qt::AlignLeft | Qt::AlignVCenter,
+            foot.elidedText(request.title, Qt::ElideMiddle, area.width() * 0.7));
+        painter.drawText(
+            footRect, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("page %1 of %2").arg(i + 1).arg(pages));
+    }
+    if (!painter.end() || (QFile::exists(request.path) && !QFile::remove(request.path))
+        || !QFile::rename(part, request.path)) {
+        QFile::remove(part);
+        return { QStringLiteral("cannot write %1").arg(request.path), 0, false };
+    }
+    out.pages = pages;
+    return out;
+}
+
+} // namespace faultline::render

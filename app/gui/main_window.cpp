@@ -4,6 +4,8 @@
 #include "app/gui/analysis_controller.h"
 #include "app/gui/case_controller.h"
 #include "app/gui/catalog_controller.h"
+#include "app/gui/export_report_dialog.h"
+#include "app/gui/redact_dialog.h"
 #include "app/gui/rule_packs_dialog.h"
 #include "app/gui/search_controller.h"
 #include "app/usecases/use_cases.h"
@@ -37,9 +39,11 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -151,6 +155,11 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         m_status->setText(tr("Adding the run to the case…"));
         m_controller->addRun(m_result);
     });
+    file->addSeparator();
+    m_exportReport = file->addAction(tr("Export &Report…"), this, &MainWindow::showExportReport);
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportRedacted = file->addAction(tr("Export Re&dacted Copy…"), this, &MainWindow::showExportRedacted);
+    m_reportExport = new render::ReportExport(this);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
@@ -696,6 +705,87 @@ void MainWindow::updateActions()
     m_saveCase->setEnabled(analysed && m_result.input && m_result.casePath.empty());
     m_addRun->setEnabled(analysed && !m_result.casePath.empty() && !m_result.matchesStoredRun);
     m_rerun->setEnabled(analysed && !m_result.casePath.empty());
+    // A report and a redacted copy are made from the case file: they need an open case.
+    m_exportReport->setEnabled(!m_result.casePath.empty() && !m_reportExport->isRunning());
+    m_exportRedacted->setEnabled(!m_result.casePath.empty());
+}
+
+void MainWindow::showExportReport()
+{
+    if (m_result.casePath.empty() || m_reportExport->isRunning())
+        return;
+    ExportReportDialog dialog(QString::fromStdString(m_result.casePath), this);
+    if (dialog.exec() == QDialog::Accepted)
+        exportReport(dialog.request());
+}
+
+bool MainWindow::exportReport(render::ExportRequest request)
+{
+    if (m_reportExport->isRunning())
+        return false;
+    if (request.casePath.isEmpty())
+        request.casePath = QString::fromStdString(m_result.casePath);
+    if (request.casePath.isEmpty())
+        return false;
+    if (request.rulesDir.isEmpty())
+        request.rulesDir = m_rulesDir;
+    auto* progress = new QProgressDialog(tr("Exporting the report…"), tr("Cancel"), 0, 100, this);
+    progress->setObjectName(QStringLiteral("exportProgress"));
+    progress->setWindowTitle(tr("Export Report"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(0);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    connect(progress, &QProgressDialog::canceled, m_reportExport, &render::ReportExport::cancel);
+    auto progressConn = connect(
+        m_reportExport, &render::ReportExport::progressChanged, progress, [progress](int percent, const QString& step) {
+            progress->setValue(percent);
+            progress->setLabelText(step);
+        });
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_reportExport, &render::ReportExport::finished, this,
+        [this, progress = QPointer<QProgressDialog>(progress), progressConn, once](
+            const render::ExportOutcome& outcome) {
+            disconnect(*once);
+            disconnect(progressConn);
+            if (progress)
+                progress->close();
+            updateActions();
+            if (outcome.code == usecases::Exit::Ok) {
+                m_status->setText(outcome.message);
+            } else if (outcome.code == usecases::Exit::Cancelled) {
+                m_status->setText(tr("Report export cancelled; nothing was written"));
+            } else {
+                m_status->setText(
+                    tr("The report was not exported: %1").arg(outcome.message.section(QLatin1Char('\n'), 0, 0)));
+                auto* box = new QMessageBox(QMessageBox::Warning, tr("Export Report"),
+                    tr("The report was not exported."), QMessageBox::Ok, this);
+                box->setObjectName(QStringLiteral("exportReportError"));
+                box->setInformativeText(outcome.message);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            }
+            Q_EMIT reportExported(outcome);
+        });
+    m_reportExport->start(request);
+    m_status->setText(tr("Exporting the report of %1…").arg(QFileInfo(request.casePath).fileName()));
+    progress->show();
+    updateActions();
+    return true;
+}
+
+RedactDialog* MainWindow::showExportRedacted()
+{
+    if (m_result.casePath.empty())
+        return nullptr;
+    auto* dialog = new RedactDialog(QString::fromStdString(m_result.casePath), m_rulesDir, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RedactDialog::copyWritten, this,
+        [this](const QString&, const QString& summary) { m_status->setText(summary); });
+    dialog->show();
+    dialog->preview(); // the built-in profile's replacements at once
+    return dialog;
 }
 
 void MainWindow::openCase(const QString& path, bool currentRules)

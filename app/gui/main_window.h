@@ -4,6 +4,7 @@
 // adds runs to an open case; the linked views (timeline, provenance, charts) arrive with the Workbench issue.
 #pragma once
 
+#include "app/render/report_export.h"
 #include "views/models/analysis_result.h"
 
 #include <QMainWindow>
@@ -35,6 +36,7 @@ namespace faultline::app {
 class AnalysisController;
 class CaseController;
 class CatalogController;
+class RedactDialog;
 class SearchController;
 
 class MainWindow : public QMainWindow
@@ -95,6 +97,15 @@ public:
     void openCase(const QString& path, bool currentRules = false);
     /// Saves the shown analysis as a new case (off the UI thread).
     void saveCase(const QString& path);
+    /// File ▸ Export Report…: asks for the format, the redaction and the file (ExportReportDialog), then exports.
+    void showExportReport();
+    /// Exports the open case's report off the UI thread (render::ReportExport) with a progress dialog and Cancel;
+    /// reportExported follows, and a failure is shown in a message box. The request's case and rules are the
+    /// window's when empty. False when no case is open or an export runs.
+    bool exportReport(render::ExportRequest request);
+    /// File ▸ Export Redacted Copy…: the redaction dialog for the open case (a preview of every replacement, then
+    /// the copy); null when no case is open. It deletes itself when closed.
+    RedactDialog* showExportRedacted();
 
 Q_SIGNALS:
     void resultShown();
@@ -102,6 +113,8 @@ Q_SIGNALS:
     void catalogLoaded(bool ok);
     /// A case's stored verdict is shown (before its re-analysis ends with resultShown).
     void storedVerdictShown();
+    /// An export of the report ended (written, failed or cancelled).
+    void reportExported(const faultline::render::ExportOutcome& outcome);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -163,6 +176,9 @@ private:
     QAction* m_saveCase = nullptr;
     QAction* m_addRun = nullptr;
     QAction* m_rerun = nullptr;
+    QAction* m_exportReport = nullptr;
+    QAction* m_exportRedacted = nullptr;
+    render::ReportExport* m_reportExport = nullptr;
 };
 
 } // namespace faultline::app

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: Apache-2.0
+// Exporting from the workbench, offscreen: File ▸ Export Report… and Export Redacted Copy… are disabled until a case is
+// open; a PDF export lands (a PDF with pages and its picture), HTML carries the timeline picture inline and Markdown
+// beside it, the picture's lanes pass the redactor, an export over the case itself is refused and shown, a cancelled
+// one writes nothing; the redaction dialog previews every replacement (node-02 becomes host-b) and then writes a copy
+// that opens. Screenshots of the dialogs and the picture go to the build tree's screenshots/ for a person to look at.
+#include "app/gui/export_report_dialog.h"
+#include "app/gui/main_window.h"
+#include "app/gui/redact_dialog.h"
+#include "app/render/report_export.h"
+#include "app/render/timeline_picture.h"
+#include "app/usecases/use_cases.h"
+#include "tests/common/test_helpers.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace faultline;
+
+namespace {
+
+QString rulesDir()
+{
+    return QString::fromStdString(tests::sourcePath("rules"));
+}
+
+void screenshot(QWidget* w, const QString& name)
+{
+    const QString dir = QStringLiteral(FAULTLINE_SCREENSHOT_DIR);
+    QDir().mkpath(dir);
+    QVERIFY2(w->grab().save(dir + QLatin1Char('/') + name), qPrintable(name));
+}
+
+QAction* fileAction(app::MainWindow& window, const QString& text)
+{
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (a->text() == text)
+                    return a;
+    return nullptr;
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TstReportExport : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationDomain(QStringLiteral("faultline.dev"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_report_export"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        m_case = m_dir.filePath(QStringLiteral("incident.faultline"));
+        usecases::BundleRequest r;
+        r.paths = { tests::sourcePath("resources/samples/bundle-48213") };
+        r.rulesDir = rulesDir().toStdString();
+        r.saveAs = m_case.toStdString();
+        const auto saved = usecases::analyseBundle(r);
+        QVERIFY2(saved.ok(), saved.failure.text().c_str());
+    }
+
+    void theExportsNeedAnOpenCase()
+    {
+        app::MainWindow window(rulesDir());
+        QAction* report = fileAction(window, QStringLiteral("Export &Report…"));
+        QAction* redacted = fileAction(window, QStringLiteral("Export Re&dacted Copy…"));
+        QVERIFY(report && redacted);
+        QVERIFY(!report->isEnabled());
+        QVERIFY(!redacted->isEnabled());
+        QVERIFY(!window.exportReport({}));
+        QVERIFY(!window.showExportRedacted());
+        // A bundle's analysis is no case either.
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openBundle(QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY(!report->isEnabled());
+        shown.clear();
+        window.openCase(m_case);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QVERIFY(report->isEnabled());
+        QVERIFY(redacted->isEnabled());
+    }
+
+    void aPdfExportLands()
+    {
+        app::MainWindow window(rulesDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openCase(m_case);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QSignalSpy exported(&window, &app::MainWindow::reportExported);
+        render::ExportRequest request;
+        request.format = render::ExportFormat::Pdf;
+        request.outPath = m_dir.filePath(QStringLiteral("incident.pdf"));
+        QVERIFY(window.exportReport(request));
+        QVERIFY(!fileAction(window, QStringLiteral("Export &Report…"))->isEnabled()); // one export at a time
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 60000);
+        const auto outcome = exported.front().front().value<render::ExportOutcome>();
+        QVERIFY2(outcome.code == usecases::Exit::Ok, qPrintable(outcome.message));
+        QCOMPARE(outcome.path, request.outPath);
+        QCOMPARE(outcome.pictures, 1);
+        QVERIFY2(outcome.pages >= 2 && outcome.pages <= 40, qPrintable(QString::number(outcome.pages)));
+        const QByteArray pdf = fileBytes(request.outPath);
+        QVERIFY2(pdf.startsWith("%PDF-"), pdf.left(16).constData());
+        QVERIFY2(pdf.size() > 50000, qPrintable(QString::number(pdf.size()))); // fonts and the picture embedded
+        QCOMPARE(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page "),
+            static_cast<qsizetype>(outcome.pages));
+        QVERIFY(!QFile::exists(request.outPath + QStringLiteral(".part")));
+        QVERIFY(fileAction(window, QStringLiteral("Export &Report…"))->isEnabled());
+    }
+
+    void htmlAndMarkdownCarryThePicture()
+    {
+        render::ReportExport exporter;
+        QSignalSpy done(&exporter, &render::ReportExport::finished);
+        render::ExportRequest request;
+        request.casePath = m_case;
+        request.rulesDir = rulesDir();
+        request.format = render::ExportFormat::Html;
+        request.outPath = m_dir.filePath(QStringLiteral("incident.html"));
+        QVERIFY(exporter.start(request));
+        QVERIFY(!exporter.start(request)); // one at a time
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        auto outcome = done.takeFirst().front().value<render::ExportOutcome>();
+        QVERIFY2(outcome.code == usecases::Exit::Ok, qPrintable(outcome.message));
+        const QString html = QString::fromUtf8(fileBytes(request.outPath));
+        VERIFY_CONTAINS(html, QStringLiteral("<img src=\"data:image/png;base64,iVBORw0KGgo"));
+        VERIFY_CONTAINS(html, QStringLiteral("<p class=\"caption\">Timeline of the cause"));
+
+        request.format = render::ExportFormat::Markdown;
+        request.outPath = m_dir.filePath(QStringLiteral("incident report.md"));
+        QVERIFY(exporter.start(request));
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        outcome = done.takeFirst().front().value<render::ExportOutcome>();
+        QVERIFY2(outcome.code == usecases::Exit::Ok, qPrintable(outcome.message));
+        const QString md = QString::fromUtf8(fileBytes(request.outPath));
+        VERIFY_CONTAINS(md, QStringLiteral("](incident%20report.assets/cause-window.png)"));
+        const QString picture = m_dir.filePath(QStringLiteral("incident report.assets/cause-window.png"));
+        QImage image;
+        QVERIFY2(image.load(picture), qPrintable(picture));
+        QCOMPARE(image.width(), render::kPictureWidth * 2);
+        QVERIFY(image.height() >= render::kPictureMinHeight * 2 && image.height() <= render::kPictureMaxHeight * 2);
+        QVERIFY(QFile::copy(picture, QStringLiteral(FAULTLINE_SCREENSHOT_DIR "/report-cause-window.png"))
+            || QFile::exists(QStringLiteral(FAULTLINE_SCREENSHOT_DIR "/report-cause-window.png")));
+    }
+
+    void thePicturesLanesPassTheRedactor()
+    {
+        usecases::ReportRequest r;
+        r.casePath = m_case.toStdString();
+        r.currentRulesDir = rulesDir().toStdString();
+        auto draft = usecases::prepareCaseReport(r);
+        QVERIFY(draft.ok());
+        QStringList seen;
+        views::TimelineView view;
+        view.setTextFilter([&seen](const QString& text) {
+            seen << text;
+            return QStringLiteral("hidden");
+        });
+        view.resize(900, 400);
+        view.setResult(draft.value->analysis);
+        view.selectEvent(static_cast<int>(draft.value->analysis.verdict->cause));
+        QVERIFY2(seen.contains(QStringLiteral("node-02")), qPrintable(seen.join(QStringLiteral(" | "))));
+        QImage image(view.size(), QImage::Format_ARGB32);
+        view.render(&image); // the cause's callout label passes it as it is drawn
+        QVERIFY2(std::any_of(
+                     seen.begin(), seen.end(), [](const QString& s) { return s.startsWith(QLatin1String("Xid 149")); }),
+            qPrintable(seen.join(QStringLiteral(" | "))));
+        // A redacted draft's picture is drawn with its pseudonyms (and differs from the plain one where the names are).
+        r.redaction = core::defaultRedactionProfile();
+        auto redacted = usecases::prepareCaseReport(r);
+        QVERIFY(redacted.ok());
+        const auto plain = render::drawTimelinePicture(*draft.value, draft.value->pictures.front());
+        const auto hidden = render::drawTimelinePicture(*redacted.value, redacted.value->pictures.front());
+        QVERIFY(plain && hidden);
+        QCOMPARE(hidden->width, plain->width);
+        QVERIFY(hidden->png != plain->png);
+        QImage::fromData(QByteArray::fromStdString(hidden->png))
+            .save(QStringLiteral(FAULTLINE_SCREENSHOT_DIR "/report-cause-window-redacted.png"));
+    }
+
+    void anExportOverTheCaseIsRefusedAndShown()
+    {
+        const QByteArray before = fileBytes(m_case);
+        app::MainWindow window(rulesDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openCase(m_case);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        QSignalSpy exported(&window, &app::MainWindow::reportExported);
+        render::ExportRequest request;
+        request.outPath = m_case;
+        QVERIFY(window.exportReport(request));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
+        const auto outcome = exported.front().front().value<render::ExportOutcome>();
+        QCOMPARE(outcome.code, usecases::Exit::Usage);
+        VERIFY_CONTAINS(outcome.message, QStringLiteral("refusing to write the report over the case"));
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("exportReportError"));
+        QVERIFY(box);
+        VERIFY_CONTAINS(box->informativeText(), QStringLiteral("refusing"));
+        QCOMPARE(fileBytes(m_case), before);
+    }
+
+    void aCancelledExportWritesNothing()
+    {
+        render::ReportExport exporter;
+        QSignalSpy done(&exporter, &render::ReportExport::finished);
+        render::ExportRequest request;
+        request.casePath = m_case;
+        request.rulesDir = rulesDir();
+        request.outPath = m_dir.filePath(QStringLiteral("cancelled.pdf"));
+        QVERIFY(exporter.start(request));
+        exporter.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(done.front().front().value<render::ExportOutcome>().code, usecases::Exit::Cancelled);
+        QVERIFY(!QFile::exists(request.outPath));
+        QVERIFY(!QFile::exists(request.outPath + QStringLiteral(".part")));
+    }
+
+    void theExportDialogAsks()
+    {
+        app::ExportReportDialog dialog(m_case);
+        QCOMPARE(dialog.request().format, render::ExportFormat::Pdf);
+        QCOMPARE(dialog.request().outPath, m_dir.filePath(QStringLiteral("incident-report.pdf")));
+        QCOMPARE(dialog.request().redaction, QString());
+        dialog.setFormat(render::ExportFormat::Markdown);
+        QCOMPARE(dialog.request().outPath, m_dir.filePath(QStringLiteral("incident-report.md")));
+        dialog.setRedaction(m_dir.filePath(QStringLiteral("no-such-profile.yaml")));
+        VERIFY_CONTAINS(dialog.problem(), QStringLiteral("does not exist"));
+        dialog.setRedaction(QStringLiteral("default"));
+        QCOMPARE(dialog.request().redaction, QStringLiteral("default"));
+        QCOMPARE(dialog.problem(), QString());
+        dialog.setFormat(render::ExportFormat::Pdf);
+        dialog.show();
+        screenshot(&dialog, QStringLiteral("export-report-dialog.png"));
+    }
+
+    void theRedactedCopyIsPreviewedThenWritten()
+    {
+        app::MainWindow window(rulesDir());
+        QSignalSpy shown(&window, &app::MainWindow::resultShown);
+        window.openCase(m_case);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 30000);
+        app::RedactDialog* dialog = window.showExportRedacted();
+        QVERIFY(dialog);
+        QSignalSpy previewed(dialog, &app::RedactDialog::previewShown);
+        QSignalSpy written(dialog, &app::RedactDialog::copyWritten);
+        QSignalSpy failed(dialog, &app::RedactDialog::failed);
+        QVERIFY(!dialog->writeButton()->isEnabled()); // nothing is written before the preview is shown
+        QTRY_COMPARE_WITH_TIMEOUT(previewed.count() + failed.count(), 1, 60000);
+        QVERIFY2(failed.isEmpty(), qPrintable(dialog->statusText()));
+        QTableWidget* table = dialog->replacementsTable();
+        QVERIFY(table->rowCount() >= 4);
+        int node02 = -1;
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (table->item(row, 1)->text() == QLatin1String("node-02"))
+                node02 = row;
+        QVERIFY2(node02 >= 0, "node-02 is not in the preview");
+        QCOMPARE(table->item(node02, 0)->text(), QStringLiteral("host"));
+        QCOMPARE(table->item(node02, 2)->text(), QStringLiteral("host-b"));
+        QVERIFY(table->item(node02, 3)->data(Qt::DisplayRole).toULongLong() > 0);
+        screenshot(dialog, QStringLiteral("redact-dialog-preview.png"));
+
+        const QString copy = m_dir.filePath(QStringLiteral("incident-redacted.faultline"));
+        dialog->setCopyPath(copy);
+        QVERIFY(dialog->writeButton()->isEnabled());
+        // Another profile needs its own preview first.
+        dialog->setProfile(m_dir.filePath(QStringLiteral("some-profile.yaml")));
+        QVERIFY(!dialog->writeButton()->isEnabled());
+        dialog->setProfile(QStringLiteral("default"));
+        QVERIFY(dialog->writeButton()->isEnabled());
+        dialog->writeButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(written.count() + failed.count(), 1, 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(dialog->statusText()));
+        QCOMPARE(written.front().front().toString(), copy);
+        VERIFY_CONTAINS(dialog->statusText(), QStringLiteral("Redacted copy written"));
+        const auto stored = usecases::storedVerdict(copy.toStdString());
+        QVERIFY2(stored.ok(), stored.failure.text().c_str());
+        VERIFY_LACKS(QString::fromStdString(stored.value->text), QStringLiteral("node-02"));
+        VERIFY_CONTAINS(QString::fromStdString(stored.value->text), QStringLiteral("host-b"));
+        screenshot(dialog, QStringLiteral("redact-dialog-written.png"));
+        // A second copy at the same path is refused, and the error is shown in the dialog.
+        dialog->writeButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QVERIFY2(!dialog->statusText().isEmpty(), "no error shown");
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_case;
+};
+
+QTEST_MAIN(TstReportExport)
+#include "tst_report_export.moc"

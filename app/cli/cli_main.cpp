@@ -589,16 +589,32 @@ int showCommand(const std::vector<std::string>& args)
         return kExitOk;
     }
     if (listAnnotations) {
-        for (const auto& a : c->annotations(errors)) {
+        const auto annotations = c->annotations(errors);
+        // Each one as it stands in the latest run: an event found again by its rule and record, or why not.
+        const auto runs = c->runs(errors);
+        std::vector<core::AnnotationResolution> resolved;
+        if (!runs.empty())
+            if (const auto scope = c->annotationScope(annotations, runs.back().id, errors))
+                resolved = core::resolveAnnotations(annotations, *scope);
+        for (std::size_t i = 0; i < annotations.size(); ++i) {
+            const auto& a = annotations[i];
             std::cout << "#" << a.id << " " << a.kind << " by " << a.author << " at " << a.createdAt << " on ";
-            if (a.target == "event")
+            if (a.target == "event" && a.runId > 0)
                 std::cout << "event " << a.runId << ":" << a.eventIdx << " (" << a.path << ":" << a.line << ")";
-            else if (a.target == "line")
-                std::cout << a.path << ":" << a.line;
             else
-                std::cout << "the case";
+                std::cout << core::describeTarget(a);
             std::cout << (a.supersedes ? " (edit of #" + std::to_string(a.supersedes) + ")" : std::string()) << "\n    "
                       << a.text << '\n';
+            if (!a.tags.empty()) {
+                std::cout << "    tags:";
+                for (const auto& t : a.tags)
+                    std::cout << " " << t;
+                std::cout << '\n';
+            }
+            if (i < resolved.size() && !resolved[i].matched)
+                std::cout << "    " << resolved[i].reason << '\n';
+            else if (i < resolved.size() && a.target == "event")
+                std::cout << "    in run " << runs.back().id << ": event " << resolved[i].eventIndex << '\n';
         }
         if (const auto e = c->expectation(errors))
             std::cout << "expected verdict: run " << e->runId << " (" << e->outcome << ", " << e->domain << "/"

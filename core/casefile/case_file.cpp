@@ -1127,20 +1127,9 @@ std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& er
             // A removal supersedes a current row and copies its target as it is.
         } else if (x.target == "event" && x.runId > 0) {
             // An event of a stored run: its identity is read from the run.
-            Stmt ev(m_db,
-                "SELECT e.line, s.file_id, e.rule_id, e.type, e.byte_offset, coalesce(e.node, ''), e.time_ns "
-                "FROM events e LEFT JOIN sources s ON s.idx = e.source_idx WHERE e.run_id = ? AND e.idx = ?");
-            ev.bind(1, x.runId).bind(2, x.eventIdx);
-            if (!ev.step())
+            if (!readEventTarget(x))
                 fail(m_path, "annotation-target",
                     "run " + std::to_string(x.runId) + " has no event " + std::to_string(x.eventIdx));
-            x.line = ev.u64(0);
-            x.fileId = ev.isNull(1) ? -1 : ev.i64(1);
-            x.ruleId = ev.text(2);
-            x.eventType = ev.text(3);
-            x.byteOffset = ev.i64(4);
-            x.node = ev.text(5);
-            x.fromNs = ev.isNull(6) ? INT64_MIN : ev.i64(6);
         } else if (x.target == "event") {
             // An event of an analysis not stored as a run: it comes with its rule and record.
             if (x.ruleId.empty() || x.byteOffset < 0)
@@ -1211,6 +1200,43 @@ std::int64_t CaseFile::annotate(const Annotation& a, std::vector<Diagnostic>& er
         id = added;
     });
     return id;
+}
+
+bool CaseFile::readEventTarget(Annotation& a)
+{
+    Stmt ev(m_db,
+        "SELECT e.line, s.file_id, e.rule_id, e.type, e.byte_offset, coalesce(e.node, ''), e.time_ns, "
+        "coalesce(f.path, '') FROM events e LEFT JOIN sources s ON s.idx = e.source_idx "
+        "LEFT JOIN files f ON f.id = s.file_id WHERE e.run_id = ? AND e.idx = ?");
+    ev.bind(1, a.runId).bind(2, a.eventIdx);
+    if (!ev.step())
+        return false;
+    a.line = ev.u64(0);
+    a.fileId = ev.isNull(1) ? -1 : ev.i64(1);
+    a.ruleId = ev.text(2);
+    a.eventType = ev.text(3);
+    a.byteOffset = ev.i64(4);
+    a.node = ev.text(5);
+    a.fromNs = ev.isNull(6) ? INT64_MIN : ev.i64(6);
+    a.path = ev.text(7);
+    return true;
+}
+
+std::optional<Annotation> CaseFile::eventTarget(
+    std::int64_t run, std::int64_t eventIdx, std::vector<Diagnostic>& errors)
+{
+    std::optional<Annotation> out;
+    guarded(m_path, errors, [&] {
+        Annotation a;
+        a.target = "event";
+        a.runId = run;
+        a.eventIdx = eventIdx;
+        if (!readEventTarget(a))
+            fail(m_path, "annotation-target",
+                "run " + std::to_string(run) + " has no event " + std::to_string(eventIdx));
+        out = std::move(a);
+    });
+    return out;
 }
 
 bool CaseFile::removeAnnotation(std::int64_t id, const std::string& author, std::vector<Diagnostic>& errors)

@@ -273,6 +273,9 @@ public:
     /// run (runId > 0) is named by its index and its identity (rule, record, type, node, time) is read from the run;
     /// an event of an analysis not stored as a run comes with its rule, file, line and byte offset.
     std::int64_t annotate(const Annotation& a, std::vector<Diagnostic>& errors);
+    /// The target an annotation of run `run`'s event `eventIdx` gets (its rule, record, type, node and time); nullopt
+    /// (and `annotation-target`) when the run has no such event.
+    std::optional<Annotation> eventTarget(std::int64_t run, std::int64_t eventIdx, std::vector<Diagnostic>& errors);
     /// Removes an annotation by adding a 'removed' row that supersedes it (history is kept).
     bool removeAnnotation(std::int64_t id, const std::string& author, std::vector<Diagnostic>& errors);
     /// The current annotations: not superseded, not removed; in creation order.
@@ -308,6 +311,8 @@ private:
     CaseFile() = default;
     /// False (and `case-read-only`) when the case is open read-only.
     bool writable(std::vector<Diagnostic>& errors) const;
+    /// Fills `a`'s event identity from run a.runId's event a.eventIdx; false when there is none. Throws on SQL errors.
+    bool readEventTarget(Annotation& a);
     /// The walk both redaction passes share: `discover` reads every text, otherwise the copy is written.
     std::optional<RedactedCopyResult> writeRedactedCopyImpl(
         Redactor& redactor, const RedactedCopyRequest& request, bool discover, std::vector<Diagnostic>& errors);

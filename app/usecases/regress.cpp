@@ -130,6 +130,18 @@ std::string seconds(std::int64_t ms)
 
 } // namespace
 
+std::vector<std::string> libraryCases(const std::string& dir)
+{
+    std::vector<std::string> paths;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && it->path().extension() == ".faultline")
+            paths.push_back(it->path().string());
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
 const char* caseOutcomeName(CaseOutcome o)
 {
     switch (o) {
@@ -163,20 +175,18 @@ Result<Regression> regressCases(const RegressRequest& request, const Task& task)
     std::error_code ec;
     if (!fs::is_directory(request.casesDir, ec))
         return Result<Regression>::fail(Exit::Usage, "no case library at " + request.casesDir);
-    std::vector<std::string> paths;
-    for (fs::recursive_directory_iterator it(request.casesDir, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec))
-        if (it->is_regular_file(ec) && it->path().extension() == ".faultline")
-            paths.push_back(it->path().string());
-    std::sort(paths.begin(), paths.end());
+    const std::vector<std::string> paths = libraryCases(request.casesDir);
     if (paths.empty())
         return Result<Regression>::fail(Exit::Usage, "no case (*.faultline) under " + request.casesDir);
 
-    const core::CatalogSources sources { request.rulesDir, request.packDirs, {} };
-    auto loaded = core::RuleCatalog::load(sources);
-    if (!loaded.ok())
-        return Result<Regression>::fail(Exit::Catalog, catalogErrorsMessage(sources), loaded.diagnostics);
-    std::shared_ptr<const core::RuleCatalog> catalog = std::move(loaded.catalog);
+    std::shared_ptr<const core::RuleCatalog> catalog = request.catalog;
+    if (!catalog) {
+        const core::CatalogSources sources { request.rulesDir, request.packDirs, {} };
+        auto loaded = core::RuleCatalog::load(sources);
+        if (!loaded.ok())
+            return Result<Regression>::fail(Exit::Catalog, catalogErrorsMessage(sources), loaded.diagnostics);
+        catalog = std::move(loaded.catalog);
+    }
 
     Regression out;
     out.catalogName = catalog->name();

@@ -21,7 +21,13 @@ struct RegressRequest
     std::string rulesDir; ///< the catalog under test
     unsigned threads = 0; ///< cases analysed at once; 0: hardware concurrency
     std::vector<std::string> packDirs = {}; ///< rule pack directories layered on rulesDir, lowest first
+    /// A catalog already loaded (the workbench's rule editor: the catalog an unsaved edit gives), used instead of
+    /// loading rulesDir and packDirs.
+    std::shared_ptr<const core::RuleCatalog> catalog = {};
 };
+
+/// The case files of a library: every *.faultline under `dir`, recursively, in path order.
+std::vector<std::string> libraryCases(const std::string& dir);
 
 enum class CaseOutcome {
     Unchanged, ///< the same verdict as the latest run (the case has no expectation)

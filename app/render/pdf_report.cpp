@@ -30,12 +30,12 @@ QPageLayout pageLayout()
 }
 
 /// Print's sizes in QTextDocument's subset of CSS: the page is the column (no margins of the body), tables with
-/// rules, excerpts wrapped instead of running off the page.
+/// rules, excerpts wrapped instead of running off the page and indented under their trail entry.
 const char* kPrintStyle = "body{font-size:9pt;margin:0;padding:0}\nh1{font-size:16pt}\nh2{font-size:12.5pt}\n"
                           "table{border-collapse:collapse;margin-top:4px;margin-bottom:4px}\n"
                           "td,th{border:1px solid #999999;padding:2px 4px;font-size:8pt;vertical-align:top;"
                           "text-align:left}\nth{background-color:#eeeeee}\n"
-                          "pre{font-size:7.5pt;white-space:pre-wrap;background-color:#f4f4f4}\n"
+                          "pre{font-size:7.5pt;white-space:pre-wrap;background-color:#f4f4f4;margin-left:40px}\n"
                           ".caption{font-size:8pt;font-style:italic;color:#333333}\n";
 
 } // namespace

@@ -384,11 +384,12 @@ std::string markdown(const std::vector<Block>& blocks, PictureLinker& pictures)
 
 // ---- HTML -----------------------------------------------------------------------------------------------------
 
-/// The page's style for a browser: a readable column, tables with rules, excerpts shaded, a dark theme honoured.
+/// The page's style for a browser: a readable column, tables with rules, excerpts shaded and indented under their
+/// trail entry, a dark theme honoured.
 const char* kBrowserStyle =
     "body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}\n"
     "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #999;padding:.2rem .5rem;"
-    "text-align:left;vertical-align:top}\npre{background:#f4f4f4;padding:.5rem;overflow-x:auto}\n"
+    "text-align:left;vertical-align:top}\npre{background:#f4f4f4;padding:.5rem;margin-left:2.5rem;overflow-x:auto}\n"
     ".picture img{max-width:100%;height:auto;border:1px solid #ccc}.caption{font-style:italic}\n"
     "@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}pre{background:#2a2a2a}}\n";
 

@@ -71,6 +71,7 @@ ExportReportDialog::ExportReportDialog(const QString& casePath, QWidget* parent)
     form->addRow(tr("Save to:"), pathRow);
     form->addRow(m_buttons);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
+    setMinimumWidth(640); // room for a path
 
     const QFileInfo info(casePath);
     m_path->setText(info.dir().filePath(info.completeBaseName() + QStringLiteral("-report.pdf")));

@@ -198,6 +198,103 @@ EditDiagnostic place(const core::Diagnostic& d, const std::string& packPath, con
     return e;
 }
 
+/// Where a pattern's parentheses fail: the innermost '(' left open ("missing )") or the first ')' that closes
+/// nothing ("unexpected )"); npos when they balance.
+std::size_t unbalancedParen(const std::string& p, bool open)
+{
+    std::vector<std::size_t> stack;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+            ++i;
+        } else if (p[i] == '[') {
+            std::size_t j = i + 1;
+            if (j < p.size() && p[j] == '^')
+                ++j;
+            if (j < p.size() && p[j] == ']')
+                ++j;
+            while (j < p.size() && p[j] != ']')
+                j += p[j] == '\\' ? 2u : 1u;
+            i = j;
+        } else if (p[i] == '(') {
+            stack.push_back(i);
+        } else if (p[i] == ')') {
+            if (stack.empty()) {
+                if (!open)
+                    return i;
+            } else {
+                stack.pop_back();
+            }
+        }
+    }
+    return open && !stack.empty() ? stack.back() : std::string::npos;
+}
+
+/// Points an RE2 compile error that lies in the document at the part of the pattern it is about: the '(' left open
+/// for "missing )", the stray ')' for "unexpected )", else the fragment RE2 quotes (a class left open, an escape,
+/// a repetition). The message then names that part instead of repeating the whole pattern. Patterns written in
+/// double quotes (whose escapes shift columns) keep the location of their value.
+void pointAtRegexError(EditDiagnostic& e, const std::string& docLine)
+{
+    std::string& msg = e.diagnostic.message;
+    const std::string lead = "regex does not compile: ";
+    const auto p = msg.find(lead);
+    const auto in = msg.rfind(" (in '");
+    if (e.line == 0 || p == std::string::npos || in == std::string::npos || in < p + lead.size() || msg.size() < in + 8)
+        return;
+    const std::string error = msg.substr(p + lead.size(), in - p - lead.size());
+    const std::string pattern = msg.substr(in + 6, msg.size() - in - 8);
+    const auto colon = error.find(": ");
+    const std::string kind = error.substr(0, colon);
+    std::string arg = colon == std::string::npos ? std::string() : error.substr(colon + 2);
+    if (arg.rfind("(?m)", 0) == 0 && pattern.rfind("(?m)", 0) != 0)
+        arg.erase(0, 4);
+    std::size_t offset = std::string::npos;
+    std::size_t length = arg.size();
+    std::string said;
+    if (kind == "missing )") {
+        offset = unbalancedParen(pattern, true);
+        length = 1;
+        said = "missing ): the group opened here is never closed";
+    } else if (kind == "unexpected )") {
+        offset = unbalancedParen(pattern, false);
+        length = 1;
+        said = "unexpected ): this ')' closes no group";
+    } else if (!arg.empty() && arg != pattern) {
+        offset = pattern.find(arg);
+        said = kind + ": '" + arg + "'";
+    }
+    if (offset == std::string::npos)
+        return;
+    // The document's column of the pattern's offset: one character per character, '' for a quote in single quotes.
+    std::size_t col = e.column > 0 ? e.column - 1 : 0;
+    if (col >= docLine.size() || docLine[col] == '"')
+        return;
+    const bool single = docLine[col] == '\'';
+    if (single)
+        ++col;
+    std::string decoded;
+    std::size_t at = std::string::npos;
+    std::size_t end = std::string::npos;
+    for (std::size_t i = col; i < docLine.size() && decoded.size() < pattern.size(); ++i) {
+        if (decoded.size() == offset)
+            at = i;
+        if (single && docLine[i] == '\'') {
+            if (i + 1 < docLine.size() && docLine[i + 1] == '\'')
+                ++i;
+            else
+                break;
+        }
+        decoded += docLine[i];
+        if (decoded.size() == offset + length)
+            end = i + 1;
+    }
+    if (decoded != pattern || at == std::string::npos)
+        return;
+    e.column = static_cast<std::uint32_t>(at + 1);
+    e.length = static_cast<std::uint32_t>((end == std::string::npos ? docLine.size() : end) - at);
+    msg = msg.substr(0, p) + lead + said;
+}
+
 } // namespace
 
 RuleCheck checkRule(const RuleCheckRequest& request)
@@ -236,8 +333,18 @@ RuleCheck checkRule(const RuleCheckRequest& request)
     out.section = merged->section;
     out.sources = withText(request.sources, request.target, merged->text);
     auto loaded = core::RuleCatalog::load(out.sources);
-    for (const auto& d : loaded.diagnostics)
-        out.diagnostics.push_back(place(d, request.target.path(), *merged));
+    std::vector<std::string> docLines;
+    {
+        std::istringstream lines(request.text);
+        for (std::string l; std::getline(lines, l);)
+            docLines.push_back(l);
+    }
+    for (const auto& d : loaded.diagnostics) {
+        EditDiagnostic e = place(d, request.target.path(), *merged);
+        if (d.code == "bad-regex" && e.line > 0 && e.line <= docLines.size())
+            pointAtRegexError(e, docLines[e.line - 1]);
+        out.diagnostics.push_back(std::move(e));
+    }
     if (loaded.ok()) {
         for (const auto& t : core::runRuleTests(*loaded.catalog, merged->id)) {
             ++out.testsRun;
@@ -254,7 +361,6 @@ RuleCheck checkRule(const RuleCheckRequest& request)
         }
         out.catalog = std::move(loaded.catalog);
     }
-    // An RE2 error is located at the pattern's value: it is marked to the end of that line.
     out.ms = msSince(t0);
     return out;
 }

@@ -65,6 +65,17 @@ std::uint64_t lineOf(const std::string& doc, const std::string& prefix)
     return 0;
 }
 
+/// Line `n` (1-based) of a text.
+std::string lineText(const std::string& doc, std::uint64_t n)
+{
+    std::istringstream in(doc);
+    std::string l;
+    for (std::uint64_t k = 1; std::getline(in, l); ++k)
+        if (k == n)
+            return l;
+    return {};
+}
+
 std::string replaced(std::string s, const std::string& from, const std::string& to)
 {
     const auto at = s.find(from);
@@ -163,11 +174,23 @@ private Q_SLOTS:
         const EditDiagnostic* bad = withCode(c, "bad-regex");
         QVERIFY2(bad, listed(c.diagnostics).c_str());
         QCOMPARE(bad->line, patternLine);
-        QCOMPARE(bad->column, std::uint32_t(14));
+        // At the group RE2 says is never closed, not just at the pattern.
+        const std::string brokenLine = lineText(req.text, patternLine);
+        QCOMPARE(bad->column, std::uint32_t(brokenLine.find("(?P<code>") + 1));
+        QCOMPARE(bad->length, std::uint32_t(1));
+        VERIFY_CONTAINS(QString::fromStdString(bad->diagnostic.message), QStringLiteral("never closed"));
+        QCOMPARE(bad->diagnostic.where.line, std::uint64_t(patternLine + 1)); // the pack file has its pack line first
         QCOMPARE(bad->diagnostic.ruleId, std::string("gpu.xid.nvlink5"));
         QCOMPARE(
             bad->diagnostic.where.file, (std::filesystem::path(user.path().toStdString()) / "packs/gpu.yaml").string());
         VERIFY_CONTAINS(QString::fromStdString(bad->diagnostic.message), QStringLiteral("missing )"));
+        // A class left open: at its '[', the fragment RE2 quotes.
+        req.text = replaced(doc.value->text, "(?P<errstatus>0x[0-9a-fA-F]+)", "(?P<errstatus>0x[0-9a-fA-F+)");
+        c = checkRule(req);
+        bad = withCode(c, "bad-regex");
+        QVERIFY2(bad, listed(c.diagnostics).c_str());
+        QCOMPARE(bad->column, std::uint32_t(lineText(req.text, patternLine).find("[0-9a-fA-F+)") + 1));
+        VERIFY_CONTAINS(QString::fromStdString(bad->diagnostic.message), QStringLiteral("missing ]"));
         // A YAML error in the document: where it is.
         req.text = replaced(doc.value->text, "    event: gpu.xid\n", "   event: gpu.xid\n");
         c = checkRule(req);

@@ -172,7 +172,8 @@ private Q_SLOTS:
         expected.insert(expected.find("\n\n# noise\n") + 1, gpu.substr(12));
         COMPARE_TEXT(merged->text, expected);
         // A filter whose id is an extractor's: the extractor leaves its section and the filter joins `filters`.
-        const std::string asFilter = "filters:\n  - id: site.fan\n    when: {event: site.fan_stopped}\n    action: drop\n";
+        const std::string asFilter =
+            "filters:\n  - id: site.fan\n    when: {event: site.fan_stopped}\n    action: drop\n";
         merged = mergeRuleText(kPack, asFilter, {}, "site.yaml", "editor", errors);
         QVERIFY2(merged, codes(errors).c_str());
         QVERIFY(merged->replaced);
@@ -263,12 +264,13 @@ private Q_SLOTS:
         QVERIFY2(merged, codes(errors).c_str());
         QTemporaryDir user;
         tests::writeFiles(user, { { "packs/gpu.yaml", merged->text } });
-        const auto loaded
-            = RuleCatalog::load(CatalogSources { tests::sourcePath("rules"), { user.path().toStdString() }, {} });
+        const auto loaded =
+            RuleCatalog::load(CatalogSources { tests::sourcePath("rules"), { user.path().toStdString() }, {} });
         QVERIFY2(loaded.ok(), loaded.asText().c_str());
         QCOMPARE(loaded.catalog->layers().at(1).overridden, std::size_t(1));
         const auto& rules = loaded.catalog->extractors();
-        const auto it = std::find_if(rules.begin(), rules.end(), [](const auto& r) { return r.id == "gpu.xid.nvlink5"; });
+        const auto it =
+            std::find_if(rules.begin(), rules.end(), [](const auto& r) { return r.id == "gpu.xid.nvlink5"; });
         QVERIFY(it != rules.end());
         QCOMPARE(it->version, 1);
         QCOMPARE(it->origin.layer, std::size_t(1));

@@ -7,6 +7,7 @@
 #include "app/gui/export_report_dialog.h"
 #include "app/gui/redact_dialog.h"
 #include "app/gui/rule_packs_dialog.h"
+#include "app/gui/rule_workbench.h"
 #include "app/gui/search_controller.h"
 #include "app/usecases/use_cases.h"
 #include "core/model/evidence_text.h"
@@ -360,6 +361,8 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     rules->addAction(tr("&Reload Catalog"), this, &MainWindow::reloadCatalog)->setShortcut(QKeySequence(Qt::Key_F5));
     rules->addAction(tr("Rule &Packs…"), this, &MainWindow::showRulePacks);
     rules->addAction(tr("Catalog &Diagnostics…"), this, &MainWindow::showCatalogDiagnostics);
+    // The rule editor and the case library: their docks and the Rules menu's editing actions.
+    m_ruleWorkbench = new RuleWorkbench(this, rules);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("How to &Collect a Bundle"), this, &MainWindow::showHowToCollect);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts)

@@ -36,6 +36,7 @@ namespace faultline::app {
 class AnalysisController;
 class CaseController;
 class CatalogController;
+class RuleWorkbench;
 class RedactDialog;
 class SearchController;
 
@@ -83,6 +84,8 @@ public:
     void showAbout();
     void showHowToCollect();
     CatalogController* catalogController() const { return m_catalogs; }
+    /// The rule editor, its case-library results and the Rules menu's editing actions.
+    RuleWorkbench* ruleWorkbench() const { return m_ruleWorkbench; }
     /// Rules ▸ Reload Catalog: loads the catalog again off the UI thread; later analyses use it once it has loaded
     /// without errors (its errors are shown otherwise, and the catalog in use stays).
     void reloadCatalog();
@@ -146,6 +149,7 @@ private:
 
     QString m_rulesDir;
     CatalogController* m_catalogs;
+    RuleWorkbench* m_ruleWorkbench = nullptr;
     QLabel* m_catalogStatus;
     bool m_reloadAsked = false; ///< the running load is one the user asked for: its errors are shown at once
     QString m_sampleDir;

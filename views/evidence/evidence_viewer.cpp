@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/evidence/evidence_viewer.h"
 
+#include "views/common/annotation_paint.h"
+
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QStringList>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -55,9 +61,40 @@ void EvidenceViewer::setText(std::shared_ptr<core::EvidenceText> text)
     m_highlight = 0;
     m_cache.clear();
     m_longest = 0;
+    m_marks.clear();
+    m_marksAt.clear();
     updateScrollBars();
     verticalScrollBar()->setValue(0);
     viewport()->update();
+}
+
+void EvidenceViewer::setLineMarks(std::vector<EvidenceLineMark> marks)
+{
+    m_marks = std::move(marks);
+    m_marksAt.clear();
+    if (m_text)
+        for (std::size_t i = 0; i < m_marks.size(); ++i)
+            if (const auto file = m_text->find(m_marks[i].path))
+                m_marksAt[{ *file, m_marks[i].line }].push_back(i);
+    viewport()->update();
+}
+
+std::vector<const EvidenceLineMark*> EvidenceViewer::marksOn(std::uint64_t line) const
+{
+    std::vector<const EvidenceLineMark*> out;
+    if (const auto it = m_marksAt.find({ m_file, line }); it != m_marksAt.end())
+        for (const std::size_t i : it->second)
+            out.push_back(&m_marks[i]);
+    return out;
+}
+
+std::optional<QPoint> EvidenceViewer::linePosition(std::uint64_t line) const
+{
+    const auto [first, last] = visibleLines();
+    if (line == 0 || line < first || line > last)
+        return std::nullopt;
+    const int h = lineHeight();
+    return QPoint(gutterWidth() / 2, static_cast<int>(line - first) * h + h / 2);
 }
 
 void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QString& focus)
@@ -192,6 +229,12 @@ void EvidenceViewer::paintEvent(QPaintEvent*)
         }
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(QRect(0, y, gutter - kMargin, h), Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
+        if (const auto marks = marksOn(line); !marks.empty()) {
+            // One ribbon for the line: filled when any of its annotations is a bookmark.
+            const bool bookmark = std::any_of(marks.begin(), marks.end(), [](const auto* m) { return m->bookmark; });
+            const bool matched = std::any_of(marks.begin(), marks.end(), [](const auto* m) { return m->matched; });
+            drawAnnotationRibbon(p, QPointF(4, y + std::max(0, (h - 11) / 2)), bookmark, matched, pal);
+        }
         const QString text = lineText(line);
         p.setPen(pal.color(QPalette::Text));
         p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, h));
@@ -235,6 +278,50 @@ void EvidenceViewer::keyPressEvent(QKeyEvent* event)
     default:
         QAbstractScrollArea::keyPressEvent(event);
     }
+}
+
+void EvidenceViewer::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (!m_text || m_lines == 0 || event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    const auto [first, last] = visibleLines();
+    const auto line = first + static_cast<std::uint64_t>(std::max(0, event->position().toPoint().y()) / lineHeight());
+    if (line > m_lines)
+        return;
+    m_highlight = line;
+    m_focusStart = -1;
+    m_focusLength = 0;
+    viewport()->update();
+    Q_EMIT lineSelected(m_file, line);
+    Q_EMIT positionChanged(static_cast<std::uint64_t>(verticalScrollBar()->value()) + 1, m_lines);
+}
+
+bool EvidenceViewer::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        QString text;
+        if (m_lines > 0 && help->pos().x() < gutterWidth()) {
+            const auto line = static_cast<std::uint64_t>(verticalScrollBar()->value()) + 1
+                + static_cast<std::uint64_t>(std::max(0, help->pos().y()) / lineHeight());
+            QStringList parts;
+            for (const auto* m : marksOn(line))
+                parts << m->tooltip;
+            if (!parts.isEmpty())
+                text = QStringLiteral("<qt>") + parts.join(QStringLiteral("<hr>")) + QStringLiteral("</qt>");
+        }
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, viewport());
+        }
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
 }
 
 EvidencePane::EvidencePane(QWidget* parent)
@@ -295,6 +382,14 @@ bool EvidencePane::showLine(const QString& path, std::uint64_t line, const QStri
     m_viewer->showLine(*file, line, focus);
     updatePosition();
     return true;
+}
+
+QString EvidencePane::currentPath() const
+{
+    auto* text = m_viewer->text();
+    if (!text || m_viewer->isHidden() || m_viewer->file() >= text->fileCount())
+        return {};
+    return QString::fromStdString(text->path(m_viewer->file()));
 }
 
 QString EvidencePane::position() const

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The raw evidence at the exact line: a scroll area over one evidence file that asks the EvidenceText only for the
-// lines on screen (never a whole file in a widget), with line numbers and the selected record's line highlighted.
-// EvidencePane adds the file chooser and the position ("line 70 of 142").
+// lines on screen (never a whole file in a widget), with line numbers and the selected record's line highlighted. A
+// click selects a line (which the app's M and C annotate); annotated lines carry a ribbon in the gutter whose tooltip
+// says what, by whom and when. EvidencePane adds the file chooser and the position ("line 70 of 142").
 #pragma once
 
 #include "core/model/evidence_text.h"
@@ -11,12 +12,27 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 class QComboBox;
 class QLabel;
 
 namespace faultline::views {
+
+/// An annotation on a line of the evidence, as the gutter shows it.
+struct EvidenceLineMark
+{
+    std::int64_t id = 0;
+    std::string path; ///< the file's display path
+    std::uint64_t line = 0; ///< 1-based
+    bool bookmark = false; ///< drawn filled (a note or tag hollow)
+    bool matched = true; ///< false: the event it was made on is no longer found
+    QString tooltip; ///< rich text: what, by whom, when
+};
 
 class EvidenceViewer : public QAbstractScrollArea
 {
@@ -36,14 +52,24 @@ public:
     std::uint64_t highlightedLine() const { return m_highlight; }
     /// The first and last line on screen (1-based; 0 when the file is empty).
     std::pair<std::uint64_t, std::uint64_t> visibleLines() const;
+    /// The gutter's annotation marks (replaces the previous ones; a new text clears them).
+    void setLineMarks(std::vector<EvidenceLineMark> marks);
+    /// The marks on line `line` of the file shown.
+    std::vector<const EvidenceLineMark*> marksOn(std::uint64_t line) const;
+    /// Where line `line` of the file shown is drawn (its gutter's centre, viewport coordinates); nullopt off screen.
+    std::optional<QPoint> linePosition(std::uint64_t line) const;
 
 Q_SIGNALS:
     void positionChanged(std::uint64_t firstVisible, std::uint64_t lines);
+    /// The user clicked line `line` of file `file` (it is highlighted now).
+    void lineSelected(std::size_t file, std::uint64_t line);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
 
 private:
     int lineHeight() const;
@@ -62,6 +88,8 @@ private:
     bool m_scrollToFocus = false; ///< bring the focus into view at the next paint, when the viewport has its size
     QHash<quint64, QString> m_cache; ///< the lines fetched for the current screen (cleared when it moves far)
     int m_longest = 0; ///< widest line seen, in pixels, for the horizontal scroll bar
+    std::vector<EvidenceLineMark> m_marks;
+    std::map<std::pair<std::size_t, std::uint64_t>, std::vector<std::size_t>> m_marksAt; ///< (file, line) → marks
 };
 
 class EvidencePane : public QWidget
@@ -75,6 +103,8 @@ public:
     /// has no such file.
     bool showLine(const QString& path, std::uint64_t line, const QString& focus = {});
     EvidenceViewer* viewer() const { return m_viewer; }
+    /// The file shown's display path ("" when none).
+    QString currentPath() const;
     QString position() const;
 
 private:

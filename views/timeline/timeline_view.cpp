@@ -3,6 +3,7 @@
 
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
+#include "views/common/annotation_paint.h"
 #include "views/common/time_text.h"
 
 #include <QAction>
@@ -356,6 +357,7 @@ void TimelineView::setResult(const AnalysisResult& result)
     ++m_indexGeneration;
     m_pendingSelect = -1;
     m_searchMarks.clear();
+    m_annotations.clear();
     const std::size_t events = result.verdict ? result.verdict->events.size() : 0;
     if (events < m_asyncIndexEvents) {
         m_indexing = 0;
@@ -738,6 +740,9 @@ void TimelineView::applyIndex(Index&& x)
     m_cursor = INT64_MIN;
     m_measureA = m_measureB = INT64_MIN;
     m_drag = Drag::None;
+    m_focus = Focus::None;
+    m_selectedLane = -1;
+    m_measureNode.clear();
     m_laneInfo = std::move(x.laneInfo);
     if (m_textFilter)
         for (auto& info : m_laneInfo) {
@@ -867,6 +872,202 @@ std::vector<int> TimelineView::searchTickColumns(int lane) const
     return out;
 }
 
+// ---- Annotations ----------------------------------------------------------------------------------------------
+
+void TimelineView::setAnnotations(std::vector<TimelineAnnotation> annotations)
+{
+    m_annotations = std::move(annotations);
+    viewport()->update();
+}
+
+std::int32_t TimelineView::laneOfNodeName(const std::string& node) const
+{
+    if (node.empty())
+        return m_jobLane;
+    const auto it = m_laneOfNode.find(node);
+    return it == m_laneOfNode.end() ? -1 : static_cast<std::int32_t>(it->second);
+}
+
+std::string TimelineView::selectedLaneNode() const
+{
+    if (m_selectedLane < 0 || static_cast<std::size_t>(m_selectedLane) >= m_geo.lanes().size())
+        return {};
+    const LaneSpec& spec = m_geo.lanes()[static_cast<std::size_t>(m_selectedLane)];
+    const std::int32_t lane = spec.kind == LaneKind::SubLane ? spec.parent : m_selectedLane;
+    for (const auto& [name, l] : m_laneOfNode)
+        if (static_cast<std::int32_t>(l) == lane)
+            return name;
+    return {};
+}
+
+std::optional<std::pair<qint64, qint64>> TimelineView::measuredRange() const
+{
+    if (m_measureA == INT64_MIN || m_measureB == INT64_MIN)
+        return std::nullopt;
+    return std::make_pair(std::min(m_measureA, m_measureB), std::max(m_measureA, m_measureB));
+}
+
+void TimelineView::selectLane(const std::string& node)
+{
+    const std::int32_t lane = node.empty() ? -1 : laneOfNodeName(node);
+    m_selectedLane = lane;
+    m_focus = lane >= 0 ? Focus::Lane : Focus::None;
+    if (lane >= 0)
+        if (const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(lane)); row >= 0) {
+            m_geo.ensureRowVisible(static_cast<std::size_t>(row));
+            syncScrollBars();
+        }
+    viewport()->update();
+}
+
+void TimelineView::showRange(qint64 fromNs, qint64 toNs, const std::string& node)
+{
+    m_measureA = fromNs;
+    m_measureB = toNs;
+    m_measureNode = node;
+    m_focus = Focus::Range;
+    const qint64 pad = std::max<qint64>((toNs - fromNs) / 4, 1'000'000'000);
+    changeRange([&] { m_geo.setRange(fromNs - pad, toNs + pad); });
+    if (!node.empty())
+        if (const std::int32_t lane = laneOfNodeName(node); lane >= 0)
+            if (const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(lane)); row >= 0) {
+                m_geo.ensureRowVisible(static_cast<std::size_t>(row));
+                syncScrollBars();
+            }
+    viewport()->update();
+}
+
+std::optional<QPointF> TimelineView::pinHead(const TimelineAnnotation& a) const
+{
+    if (a.shape != TimelineAnnotation::Shape::Pin)
+        return std::nullopt;
+    std::int32_t lane = -1;
+    qint64 t = INT64_MIN;
+    if (a.eventIndex >= 0 && static_cast<std::size_t>(a.eventIndex) < m_laneOfEvent.size()) {
+        lane = m_laneOfEvent[static_cast<std::size_t>(a.eventIndex)];
+        t = shownTime(a.eventIndex);
+    } else if (a.timeNs != INT64_MIN) {
+        lane = laneOfNodeName(a.node);
+        if (lane >= 0)
+            t = a.timeNs - m_laneShift[static_cast<std::size_t>(lane)];
+    }
+    if (lane < 0 || t == INT64_MIN || t < m_geo.rangeFrom() || t > m_geo.rangeTo())
+        return std::nullopt;
+    const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(lane));
+    if (row < 0 || !m_geo.isRowVisible(static_cast<std::size_t>(row)))
+        return std::nullopt;
+    double x = static_cast<double>(m_geo.columnOf(t)) + 0.5;
+    // On an event, the ribbon stands at the top right of its mark and leaves the mark's shape readable.
+    if (a.eventIndex >= 0)
+        x += markRadius() * 0.5 + 4;
+    return QPointF(x, m_geo.rowTop(static_cast<std::size_t>(row)) + 1);
+}
+
+std::optional<QRectF> TimelineView::bandRect(const TimelineAnnotation& a) const
+{
+    if (a.shape != TimelineAnnotation::Shape::Band || a.timeNs == INT64_MIN || a.toNs == INT64_MIN
+        || a.toNs < m_geo.rangeFrom() || a.timeNs > m_geo.rangeTo())
+        return std::nullopt;
+    const double left = m_geo.plotLeft();
+    const double right = left + m_geo.plotWidth();
+    const double x0 = std::clamp(m_geo.mapTimeToX(a.timeNs), left, right);
+    const double x1 = std::clamp(m_geo.mapTimeToX(a.toNs), left, right);
+    double top = m_geo.plotTop() + m_geo.pinnedHeight();
+    double bottom = std::min(m_geo.plotTop() + m_geo.contentHeight(), m_geo.plotTop() + m_geo.plotHeight());
+    if (!a.node.empty()) {
+        const std::int32_t lane = laneOfNodeName(a.node);
+        const std::int32_t row = lane < 0 ? -1 : m_geo.rowOfLane(static_cast<std::uint32_t>(lane));
+        if (row < 0 || !m_geo.isRowVisible(static_cast<std::size_t>(row)))
+            return std::nullopt;
+        const auto r = static_cast<std::size_t>(row);
+        // The node's row and, when expanded, its sub-lanes' rows under it.
+        top = m_geo.rowTop(r);
+        bottom = top + m_geo.rows()[r].height;
+        for (std::size_t next = r + 1; next < m_geo.rows().size() && m_geo.rows()[next].depth > 0; ++next)
+            bottom += m_geo.rows()[next].height;
+    }
+    if (bottom <= top)
+        return std::nullopt;
+    return QRectF(x0, top, std::max(2.0, x1 - x0), bottom - top);
+}
+
+std::optional<QPointF> TimelineView::annotationPosition(std::int64_t id) const
+{
+    for (const auto& a : m_annotations) {
+        if (a.id != id)
+            continue;
+        if (a.shape == TimelineAnnotation::Shape::Pin)
+            return pinHead(a);
+        if (a.shape == TimelineAnnotation::Shape::Band) {
+            const auto r = bandRect(a);
+            return r ? std::optional<QPointF>(r->topLeft()) : std::nullopt;
+        }
+        const std::int32_t lane = laneOfNodeName(a.node);
+        const std::int32_t row = lane < 0 ? -1 : m_geo.rowOfLane(static_cast<std::uint32_t>(lane));
+        if (row < 0 || !m_geo.isRowVisible(static_cast<std::size_t>(row)))
+            return std::nullopt;
+        return QPointF(m_headerWidth - 16, m_geo.rowCenterY(static_cast<std::size_t>(row)));
+    }
+    return std::nullopt;
+}
+
+void TimelineView::paintAnnotationBands(QPainter& p)
+{
+    const bool dark = isDark(palette());
+    const QColor colour = annotationColour(dark);
+    p.save();
+    p.setClipRect(QRectF(m_geo.plotLeft(), m_geo.plotTop() + m_geo.pinnedHeight(), m_geo.plotWidth() + kRightPad,
+        m_geo.plotHeight() - m_geo.pinnedHeight()));
+    p.setPen(Qt::NoPen);
+    for (const auto& a : m_annotations) {
+        const auto r = bandRect(a);
+        if (!r)
+            continue;
+        p.fillRect(*r, withAlpha(colour, a.matched ? (dark ? 34 : 28) : 14));
+        p.fillRect(QRectF(r->left(), r->top(), r->width(), 3), withAlpha(colour, a.bookmark ? 200 : 130));
+    }
+    p.restore();
+}
+
+void TimelineView::paintAnnotationPins(QPainter& p)
+{
+    if (m_annotations.empty())
+        return;
+    const QPalette& pal = palette();
+    p.save();
+    p.setClipRect(QRectF(m_geo.plotLeft() - 6, m_geo.plotTop(), m_geo.plotWidth() + kRightPad + 6, m_geo.plotHeight()));
+    for (const auto& a : m_annotations) {
+        const auto head = pinHead(a);
+        if (!head)
+            continue;
+        drawAnnotationRibbon(p, QPointF(head->x() - 4, head->y()), a.bookmark, a.matched, pal);
+    }
+    p.restore();
+}
+
+QString TimelineView::annotationTooltipAt(const QPoint& pos) const
+{
+    QStringList parts;
+    for (const auto& a : m_annotations) {
+        bool hit = false;
+        if (a.shape == TimelineAnnotation::Shape::Pin) {
+            if (const auto head = pinHead(a))
+                hit = std::abs(pos.x() - head->x()) <= 6 && pos.y() >= head->y() - 2 && pos.y() <= head->y() + 12;
+        } else if (a.shape == TimelineAnnotation::Shape::Band) {
+            // The band's top strip, so that marks under the band keep their own tooltips.
+            if (const auto r = bandRect(a))
+                hit = pos.x() >= r->left() && pos.x() <= r->right() && pos.y() >= r->top() && pos.y() <= r->top() + 6;
+        } else if (const auto at = annotationPosition(a.id)) {
+            hit = std::abs(pos.x() - at->x()) <= 8 && std::abs(pos.y() - at->y()) <= 7;
+        }
+        if (hit)
+            parts << a.tooltip;
+    }
+    if (parts.isEmpty())
+        return {};
+    return QStringLiteral("<qt>") + parts.join(QStringLiteral("<hr>")) + QStringLiteral("</qt>");
+}
+
 void TimelineView::relayout()
 {
     const QFontMetrics fm(font());
@@ -973,10 +1174,13 @@ void TimelineView::selectEvent(int eventIndex)
     }
     if (!m_result.verdict || eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size()) {
         m_selected = -1;
+        if (m_focus == Focus::Event)
+            m_focus = Focus::None;
         viewport()->update();
         return;
     }
     m_selected = eventIndex;
+    m_focus = Focus::Event;
     const auto i = static_cast<std::size_t>(eventIndex);
     if (m_laneOfEvent[i] >= 0) {
         const qint64 t = shownTime(eventIndex);
@@ -1108,17 +1312,38 @@ void TimelineView::mousePressEvent(QMouseEvent* event)
     const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
     if (hit.inHeader) {
         const auto& row = m_geo.rows()[static_cast<std::size_t>(hit.row)];
-        if (row.expandable) {
+        // The ▸/▾ expands or collapses a node; anywhere on the header selects the lane.
+        const double glyphRight = 6 + row.depth * kIndent * 1.5 + 16;
+        if (row.expandable && pos.x() < glyphRight) {
             m_geo.toggleExpanded(row.lane);
             syncScrollBars();
-            viewport()->update();
         }
+        m_selectedLane = static_cast<std::int32_t>(row.lane);
+        m_focus = Focus::Lane;
+        viewport()->update();
+        if (const std::string node = selectedLaneNode(); !node.empty())
+            Q_EMIT laneSelected(QString::fromStdString(node));
         return;
     }
     if (pos.x() < m_geo.plotLeft() || pos.y() < m_geo.plotTop() || pos.y() > m_geo.plotTop() + m_geo.plotHeight())
         return;
     if (event->modifiers().testFlag(Qt::ShiftModifier)) {
+        // The measured range belongs to the lane of its first point, when that is a node's.
+        std::string node;
+        if (hit.lane >= 0) {
+            const LaneSpec& spec = m_geo.lanes()[static_cast<std::size_t>(hit.lane)];
+            const std::int32_t lane = spec.kind == LaneKind::SubLane ? spec.parent : hit.lane;
+            for (const auto& [name, l] : m_laneOfNode)
+                if (static_cast<std::int32_t>(l) == lane)
+                    node = name;
+        }
+        if (m_measureA == INT64_MIN || m_measureB != INT64_MIN)
+            m_pendingMeasureNode = node;
         setMeasurePoint(hit.kind == TimelineHit::Kind::Mark ? hit.timeNs : m_geo.mapXToTime(pos.x()));
+        if (m_measureB != INT64_MIN) {
+            m_measureNode = m_pendingMeasureNode;
+            m_focus = Focus::Range;
+        }
         return;
     }
     m_drag = Drag::Pending;
@@ -1172,12 +1397,30 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     if (m_pressHit.kind == TimelineHit::Kind::Mark) {
         m_selected = static_cast<int>(m_pressHit.eventIndex);
+        m_focus = Focus::Event;
         viewport()->update();
         Q_EMIT eventSelected(m_selected);
         setCursor(m_pressHit.timeNs);
         return;
     }
     setCursor(m_geo.mapXToTime(event->position().x()));
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
+    if (event->button() == Qt::LeftButton && hit.inHeader && hit.row >= 0) {
+        // A double click on a node's name expands or collapses it (its ▸/▾ did so on the first click already).
+        const auto& row = m_geo.rows()[static_cast<std::size_t>(hit.row)];
+        if (row.expandable && pos.x() >= 6 + row.depth * kIndent * 1.5 + 16) {
+            m_geo.toggleExpanded(row.lane);
+            syncScrollBars();
+            viewport()->update();
+        }
+        return;
+    }
+    mousePressEvent(event);
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
@@ -1235,6 +1478,8 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Escape:
         m_measureA = m_measureB = INT64_MIN;
         m_selected = -1;
+        m_selectedLane = -1;
+        m_focus = Focus::None;
         m_drag = Drag::None;
         viewport()->update();
         break;
@@ -1267,6 +1512,8 @@ QString TimelineView::tooltipAt(const QPoint& pos) const
 {
     if (!m_result.verdict)
         return {};
+    if (const QString note = annotationTooltipAt(pos); !note.isEmpty())
+        return note;
     const TimelineHit hit = m_geo.hitTest(pos.x(), pos.y(), 5);
     if (hit.kind == TimelineHit::Kind::None) {
         if (pos.y() < m_axisHeight && pos.x() >= m_geo.plotLeft())
@@ -1401,6 +1648,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     p.setRenderHint(QPainter::Antialiasing, true);
     paintRows(p, false, ticks);
     paintRows(p, true, ticks);
+    paintAnnotationBands(p);
     paintSearchTicks(p, false);
     paintSearchTicks(p, true);
 
@@ -1435,6 +1683,8 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawRect(band);
     }
     p.restore();
+    // Annotations' pins above everything in the plot, the cursor included.
+    paintAnnotationPins(p);
 
     paintAxis(p, ticks, step);
     paintHeader(p);
@@ -1952,8 +2202,7 @@ void TimelineView::paintCallout(QPainter& p, std::size_t eventIndex, bool bold)
     QFont f = font();
     f.setBold(bold);
     const QFontMetrics fm(f);
-    const QString text =
-        fm.elidedText(shownText(qs(m_result.verdict->events[eventIndex].label)), Qt::ElideRight, 240);
+    const QString text = fm.elidedText(shownText(qs(m_result.verdict->events[eventIndex].label)), Qt::ElideRight, 240);
     const double w = fm.horizontalAdvance(text) + 10;
     const double h = fm.height() + 2;
     const double gap = markRadius() * 2.2;
@@ -2076,6 +2325,10 @@ void TimelineView::paintHeader(QPainter& p)
             const QRectF rr(0, m_geo.rowTop(r), m_headerWidth, rows[r].height);
             if (info.blamed && spec.kind != LaneKind::Gap)
                 p.fillRect(rr, blamedTint);
+            if (static_cast<std::int32_t>(rows[r].lane) == m_selectedLane) {
+                p.fillRect(rr, withAlpha(pal.color(QPalette::Highlight), 60));
+                p.fillRect(QRectF(0, rr.top(), 3, rr.height()), pal.color(QPalette::Highlight));
+            }
             p.setPen(QPen(withAlpha(pal.color(QPalette::Mid), 90), 1));
             p.drawLine(QPointF(0, rr.bottom() - 0.5), QPointF(m_headerWidth, rr.bottom() - 0.5));
             double x = 6 + rows[r].depth * kIndent * 1.5;
@@ -2095,11 +2348,24 @@ void TimelineView::paintHeader(QPainter& p)
                 for (std::uint32_t c : m_geo.subLanes(rows[r].lane))
                     events += m_geo.laneItemCount(c);
             const QString count = events ? QString::number(events) : QString();
-            const double countW = fm.horizontalAdvance(count);
+            double countW = fm.horizontalAdvance(count);
             if (!count.isEmpty()) {
                 p.setPen(muted);
                 p.drawText(QRectF(m_headerWidth - 8 - countW, rr.top(), countW + 1, rr.height()),
                     Qt::AlignRight | Qt::AlignVCenter, count);
+            }
+            // A lane annotation: a ribbon left of the count (filled for a bookmark).
+            const auto badge = std::find_if(m_annotations.begin(), m_annotations.end(), [&](const auto& a) {
+                return a.shape == TimelineAnnotation::Shape::Lane
+                    && laneOfNodeName(a.node) == static_cast<std::int32_t>(rows[r].lane);
+            });
+            if (badge != m_annotations.end() && spec.kind == LaneKind::Node) {
+                const bool filled = std::any_of(m_annotations.begin(), m_annotations.end(), [&](const auto& a) {
+                    return a.shape == TimelineAnnotation::Shape::Lane && a.bookmark && a.node == badge->node;
+                });
+                const double bx = m_headerWidth - 8 - countW - (count.isEmpty() ? 0 : 5) - 8;
+                drawAnnotationRibbon(p, QPointF(bx, rr.center().y() - 5), filled, true, pal);
+                countW += 13;
             }
             const QString flag = info.blamed && topLevel ? QStringLiteral(" ⚑") : QString();
             const QFontMetrics& lfm = topLevel ? fmBold : fm;

@@ -6,15 +6,17 @@
 //
 // Mouse: click a mark to select it (its links to cause and symptoms are drawn), click elsewhere to move the time
 // cursor, drag to zoom to a range (rubber band), middle-drag to pan, shift-click two points to measure a delta,
-// click a node's header to expand it. Wheel zooms around the pointer (shift+wheel or a horizontal wheel pans;
-// over the lane header it scrolls the lanes). Keys: Ctrl+= / Ctrl+- (or W/S) zoom, Left/Right (or A/D) pan,
-// Up/Down/PageUp/PageDown scroll lanes, Ctrl+0 fits the verdict's evidence, Home fits everything, Esc clears the
-// measurement and the selection, K toggles clock alignment.
+// click a lane's header to select it (its ▸/▾ expands a node, as a double click does). Wheel zooms around the
+// pointer (shift+wheel or a horizontal wheel pans; over the lane header it scrolls the lanes). Keys: Ctrl+= / Ctrl+-
+// (or W/S) zoom, Left/Right (or A/D) pan, Up/Down/PageUp/PageDown scroll lanes, Ctrl+0 fits the verdict's evidence,
+// Home fits everything, Esc clears the measurement and the selection, K toggles clock alignment.
 //
 // Clock alignment: when the verdict estimates a node's clock skew (kSkewCorrectionNs or more), the view can draw
 // that node's events shifted by the estimate, so nodes line up as the analysis compared them; the evidence, the
 // tooltips' record times and the evidence viewer keep the times as logged. Search hits can be marked on the lanes
-// (a tick per pixel column at the top of the node's row).
+// (a tick per pixel column at the top of the node's row). Annotations are drawn as pins above their event's mark (or
+// a line's record), badges on a lane's header and shaded bands over a time range; the view remembers what was selected
+// last (an event, a lane, a measured range), which the app's M and C annotate.
 //
 // Thread affinity: UI thread. Data comes in as an immutable AnalysisResult through setResult(), which indexes the
 // verdict's events once (O(n) for time-sorted events): at once for a small result, on a worker thread for a large
@@ -30,6 +32,7 @@
 #include <QLineF>
 #include <QPixmap>
 #include <QPointF>
+#include <QRectF>
 
 #include <array>
 #include <atomic>
@@ -53,6 +56,22 @@ struct TimelineSearchMark
 {
     qint64 timeNs = INT64_MIN;
     std::string node;
+};
+
+/// An annotation to draw: a pin on an event's mark or a line's record, a badge on a lane's header, or a band over a
+/// time range. The app makes these from a case's annotations resolved against the analysis shown.
+struct TimelineAnnotation
+{
+    enum class Shape { Pin, Lane, Band };
+    std::int64_t id = 0;
+    Shape shape = Shape::Pin;
+    int eventIndex = -1; ///< Pin: the event it is on; -1: drawn at timeNs on node's lane (a line, an unmatched event)
+    qint64 timeNs = INT64_MIN; ///< Pin without an event: where; Band: its start
+    qint64 toNs = INT64_MIN; ///< Band: its end
+    std::string node; ///< the lane; "" the job's lane (Pin) or every lane (Band)
+    bool bookmark = false; ///< a bookmark is drawn filled, a note or tag hollow
+    bool matched = true; ///< false: its event is no longer found (drawn faint, at its stored time)
+    QString tooltip; ///< rich text: what, by whom, when
 };
 
 class TimelineView : public QAbstractScrollArea
@@ -94,6 +113,27 @@ public:
     /// The pixel columns of `lane`'s row where a search tick is drawn (for tests), in the current range.
     std::vector<int> searchTickColumns(int lane) const;
 
+    /// Draws the annotations (replaces the previous ones; a new result clears them).
+    void setAnnotations(std::vector<TimelineAnnotation> annotations);
+    const std::vector<TimelineAnnotation>& annotations() const { return m_annotations; }
+    /// Where annotation `id` is drawn, in viewport coordinates: a pin's head, a band's top left, a lane badge; nullopt
+    /// when it is not drawn (off screen, no lane, no time).
+    std::optional<QPointF> annotationPosition(std::int64_t id) const;
+
+    /// What the user selected last, which M and C annotate: an event's mark, a lane's header or a measured range.
+    enum class Focus { None, Event, Lane, Range };
+    Focus focus() const { return m_focus; }
+    /// The node of the selected lane ("" when no node lane is selected).
+    std::string selectedLaneNode() const;
+    /// The measured range (both ends set, earlier first) and the node of the lane it was measured on ("" none).
+    std::optional<std::pair<qint64, qint64>> measuredRange() const;
+    const std::string& measuredNode() const { return m_measureNode; }
+    /// Selects `node`'s lane and scrolls it into view (no signal).
+    void selectLane(const std::string& node);
+    /// Shows a range: measured from `fromNs` to `toNs` on `node`'s lane ("" none), zoomed to hold it (no signal but
+    /// rangeChanged).
+    void showRange(qint64 fromNs, qint64 toNs, const std::string& node = {});
+
     /// Every text of the result the view draws or shows as a tooltip (lane labels, job and step texts, event labels)
     /// passes `filter` first: a picture for a redacted report draws pseudonyms. Applies from the next setResult on;
     /// an empty function shows the texts as they are.
@@ -132,6 +172,8 @@ Q_SIGNALS:
     void cursorMoved(qint64 ns);
     void rangeChanged(qint64 fromNs, qint64 toNs);
     void clocksAlignedChanged(bool aligned);
+    /// The user selected `node`'s lane by clicking its header.
+    void laneSelected(const QString& node);
     /// setResult's result is indexed and shown (at once for small results, later for large ones).
     void indexed();
 
@@ -144,6 +186,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
 
@@ -206,6 +249,14 @@ private:
     void paintHeader(QPainter& p);
     void paintFooter(QPainter& p);
     void paintSearchTicks(QPainter& p, bool pinned);
+    void paintAnnotationBands(QPainter& p);
+    void paintAnnotationPins(QPainter& p);
+    /// The top centre of a pin's ribbon, in viewport coordinates (nullopt when its row or time is not shown).
+    std::optional<QPointF> pinHead(const TimelineAnnotation& a) const;
+    /// The band's rectangle in viewport coordinates (clipped to the plot's rows).
+    std::optional<QRectF> bandRect(const TimelineAnnotation& a) const;
+    QString annotationTooltipAt(const QPoint& pos) const;
+    std::int32_t laneOfNodeName(const std::string& node) const;
     void drawMarkShape(
         QPainter& p, MarkRole role, const QColor& colour, double radius, const QPointF& at, const QPalette& pal) const;
     void placeSearchMarks();
@@ -249,6 +300,12 @@ private:
     std::size_t m_searchShown = 0;
     qint64 m_fitFrom = 0;
     qint64 m_fitTo = 0;
+
+    std::vector<TimelineAnnotation> m_annotations;
+    Focus m_focus = Focus::None;
+    std::int32_t m_selectedLane = -1;
+    std::string m_measureNode;
+    std::string m_pendingMeasureNode; ///< the lane of the measurement's first point
 
     int m_selected = -1;
     qint64 m_cursor = INT64_MIN;

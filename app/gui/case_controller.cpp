@@ -2,6 +2,7 @@
 #include "app/gui/case_controller.h"
 
 #include "app/usecases/case_history.h"
+#include "core/model/annotations.h"
 #include "views/case/case_view.h"
 
 #include <QDialog>
@@ -24,6 +25,8 @@ struct Outcome
     std::string writeError; ///< why the write failed ("" : it succeeded)
     std::optional<core::CaseHistory> history;
     std::string historyError;
+    std::vector<core::AnnotationResolution> resolutions; ///< of history's annotations, against the analysis shown
+    std::string resolvedAgainst;
 };
 
 /// What a run's verdict job brings back.
@@ -58,6 +61,10 @@ void CaseController::showCase(const QString& casePath)
         ++m_generation; // a history still on its way is dropped
         if (m_view)
             m_view->showEmpty();
+        m_history.reset();
+        m_resolutions.clear();
+        m_resolvedAgainst.clear();
+        Q_EMIT annotationsChanged();
         return;
     }
     launch({});
@@ -68,7 +75,34 @@ void CaseController::refresh()
     showCase(m_path);
 }
 
-void CaseController::launch(std::function<std::string(const std::string& path)> write)
+void CaseController::setAnalysis(const core::Analysis& analysis, bool latestRun)
+{
+    m_verdict = analysis.verdict;
+    m_evidence = analysis.evidence;
+    m_scopeRun = latestRun ? -1 : analysis.matchesStoredRun ? analysis.storedRun : 0;
+    m_scopeName = m_scopeRun > 0 ? "run " + std::to_string(m_scopeRun) : "the analysis shown (not stored as a run)";
+}
+
+void CaseController::annotate(usecases::AnnotateRequest request)
+{
+    if (m_path.isEmpty()) {
+        Q_EMIT failed(tr("No case is open: save the analysis as a case first (File ▸ Save as Case…)."));
+        return;
+    }
+    auto done = std::make_shared<usecases::Annotated>();
+    launch(
+        [request, done](const std::string& casePath) mutable {
+            request.casePath = casePath;
+            auto written = usecases::annotateCase(request);
+            if (!written.ok())
+                return written.failure.text();
+            *done = std::move(*written.value);
+            return std::string();
+        },
+        [this, done] { Q_EMIT annotated(done->id, done->removed); });
+}
+
+void CaseController::launch(std::function<std::string(const std::string& path)> write, std::function<void()> written)
 {
     const quint64 generation = ++m_generation;
     const std::string path = m_path.toStdString();
@@ -76,36 +110,59 @@ void CaseController::launch(std::function<std::string(const std::string& path)> 
         m_view->showLoading(m_path);
     ++m_pending;
     auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, written] {
         watcher->deleteLater();
         --m_pending;
         const Outcome out = watcher->result();
         const bool changed = out.wrote && out.writeError.empty();
         if (out.wrote && !changed)
             Q_EMIT failed(QString::fromStdString(out.writeError)); // the user asked for it: reported even if stale
-        if (generation == m_generation && m_view) {
-            if (out.history)
-                m_view->setHistory(*out.history);
-            else
-                m_view->showError(m_path, QString::fromStdString(out.historyError));
+        if (generation == m_generation) {
+            m_history = out.history;
+            m_resolutions = out.resolutions;
+            m_resolvedAgainst = QString::fromStdString(out.resolvedAgainst);
+            if (m_view) {
+                if (out.history)
+                    m_view->setHistory(*out.history);
+                else
+                    m_view->showError(m_path, QString::fromStdString(out.historyError));
+            }
+            Q_EMIT annotationsChanged();
             Q_EMIT historyShown();
         }
+        if (changed && written)
+            written();
         if (changed)
             Q_EMIT caseChanged();
     });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [path, write] {
-        Outcome out;
-        if (write) {
-            out.wrote = true;
-            out.writeError = write(path);
-        }
-        auto read = usecases::caseHistory(path);
-        if (read.ok())
-            out.history = std::move(read.value);
-        else
-            out.historyError = read.failure.text();
-        return out;
-    }));
+    watcher->setFuture(QtConcurrent::run(&m_pool,
+        [path, write, verdict = m_verdict, evidence = m_evidence, name = m_scopeName, run = m_scopeRun]() mutable {
+            Outcome out;
+            if (write) {
+                out.wrote = true;
+                out.writeError = write(path);
+            }
+            auto read = usecases::caseHistory(path);
+            if (read.ok())
+                out.history = std::move(read.value);
+            else
+                out.historyError = read.failure.text();
+            if (out.history && verdict && evidence) {
+                // Against the analysis shown, whose event indices the panes use.
+                if (run < 0 && !out.history->runs.empty()) {
+                    run = out.history->runs.back().info.id;
+                    name = "run " + std::to_string(run);
+                }
+                const auto& notes = out.history->annotations;
+                out.resolutions =
+                    core::resolveAnnotations(notes, core::annotationScope(notes, *verdict, *evidence, name, run));
+                out.resolvedAgainst = name;
+            } else if (out.history) {
+                out.resolutions = out.history->resolutions;
+                out.resolvedAgainst = "run " + std::to_string(out.history->resolvedRun);
+            }
+            return out;
+        }));
 }
 
 void CaseController::addNote(const QString& text)

@@ -10,9 +10,14 @@
 #include "app/gui/rule_workbench.h"
 #include "app/gui/search_controller.h"
 #include "app/usecases/use_cases.h"
+#include "core/model/annotations.h"
 #include "core/model/evidence_text.h"
 #include "core/rules/rule_catalog.h"
+#include "core/time/civil_time.h"
 #include "core/version.h"
+#include "views/annotations/annotation_marks.h"
+#include "views/annotations/annotations_pane.h"
+#include "views/annotations/comment_editor.h"
 #include "views/case/case_view.h"
 #include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
@@ -39,6 +44,7 @@
 #include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -71,7 +77,8 @@ const QString kPackDirsKey = QStringLiteral("rules/packDirs");
 const QString kUserPacksKey = QStringLiteral("rules/userPacks");
 
 /// Bumped when the docks change, so that an older saved layout is not restored over a different set of panes.
-constexpr int kStateVersion = 5;
+constexpr int kStateVersion = 6;
+const QString kAuthorKey = QStringLiteral("annotations/author");
 
 /// The local files and directories a drop carries.
 QStringList localPaths(const QMimeData* mime)
@@ -194,11 +201,16 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
             m_result.casePath = path.toStdString();
             m_result.storedRun = 1;
             m_result.matchesStoredRun = true;
+            m_case->setAnalysis(m_result);
+        } else {
+            // A run added to the case: the analysis shown is its latest run now.
+            m_case->setAnalysis(m_result, true);
         }
         m_status->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), summary));
         rememberCase(path);
         m_case->showCase(path);
         m_caseView->parentWidget()->setVisible(true);
+        m_annotations->parentWidget()->setVisible(true);
         m_view->setNotesEnabled(true);
         updateActions();
     });
@@ -216,6 +228,29 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     connect(m_case, &CaseController::failed, this, [this](const QString& message) {
         m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
         m_status->setToolTip(message);
+    });
+    // The annotations pane, beside the case's history: every annotation, selecting one selects its target.
+    auto* annotationsDock = new QDockWidget(tr("Annotations"), this);
+    annotationsDock->setObjectName(QStringLiteral("annotationsDock"));
+    m_annotations = new views::AnnotationsPane(annotationsDock);
+    annotationsDock->setWidget(m_annotations);
+    addDockWidget(Qt::RightDockWidgetArea, annotationsDock);
+    tabifyDockWidget(dock, annotationsDock);
+    annotationsDock->setVisible(false);
+    connect(m_case, &CaseController::annotationsChanged, this, &MainWindow::showAnnotations);
+    connect(m_case, &CaseController::annotated, this, [this](qint64 id, bool removed) {
+        m_status->setText(removed ? tr("Annotation #%1 removed (the case keeps it in its history)").arg(id)
+                                  : tr("Annotation #%1 saved in the case").arg(id));
+        if (!removed)
+            m_annotations->selectAnnotation(id);
+    });
+    connect(m_annotations, &views::AnnotationsPane::annotationActivated, this, &MainWindow::selectAnnotationTarget);
+    connect(m_annotations, &views::AnnotationsPane::editRequested, this, &MainWindow::editAnnotation);
+    connect(m_annotations, &views::AnnotationsPane::removeRequested, this, [this](std::int64_t id) {
+        usecases::AnnotateRequest request;
+        request.removeId = id;
+        request.author = annotationAuthor().toStdString();
+        m_case->annotate(request);
     });
     connect(m_view, &views::VerdictView::noteRequested, this, [this](int eventIndex) {
         if (!m_result.verdict || !m_result.evidence || eventIndex < 0
@@ -345,6 +380,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(metricsDock->toggleViewAction());
     view->addAction(searchDock->toggleViewAction());
     view->addAction(rulesDock->toggleViewAction());
+    view->addAction(annotationsDock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_timeline->alignClocksAction());
     auto* find = menuBar()->addMenu(tr("&Search"));
@@ -357,6 +393,24 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         ->setShortcut(QKeySequence::Find);
     find->addAction(tr("&Next Hit"), this, [this] { stepHit(1); })->setShortcut(QKeySequence::FindNext);
     find->addAction(tr("&Previous Hit"), this, [this] { stepHit(-1); })->setShortcut(QKeySequence::FindPrevious);
+    // Annotating: M and C act on the selection of the pane in use (the one that had the focus last).
+    auto* annotate = menuBar()->addMenu(tr("&Annotate"));
+    m_bookmark = annotate->addAction(tr("Toggle &Bookmark on the Selection"), this, &MainWindow::toggleBookmark);
+    m_bookmark->setShortcut(QKeySequence(Qt::Key_M));
+    m_comment = annotate->addAction(tr("&Comment on the Selection…"), this, &MainWindow::comment);
+    m_comment->setShortcut(QKeySequence(Qt::Key_C));
+    annotate->addSeparator();
+    annotate->addAction(tr("Annotation &Author…"), this, &MainWindow::chooseAnnotationAuthor);
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        for (QWidget* w = now; w; w = w->parentWidget())
+            for (QWidget* pane : { static_cast<QWidget*>(m_timeline), static_cast<QWidget*>(m_evidence),
+                     static_cast<QWidget*>(m_symptoms), static_cast<QWidget*>(m_view),
+                     static_cast<QWidget*>(m_annotations) })
+                if (w == pane) {
+                    m_lastPane = pane;
+                    return;
+                }
+    });
     auto* rules = menuBar()->addMenu(tr("&Rules"));
     rules->addAction(tr("&Reload Catalog"), this, &MainWindow::reloadCatalog)->setShortcut(QKeySequence(Qt::Key_F5));
     rules->addAction(tr("Rule &Packs…"), this, &MainWindow::showRulePacks);
@@ -887,6 +941,9 @@ QList<QPair<QString, QString>> MainWindow::shortcuts() const
     out.append({ tr("Click, Shift+Click twice"), tr("Timeline: select a mark or set the cursor; measure a delta") });
     out.append({ tr("Ctrl+0, Home, Esc"), tr("Timeline: the verdict's range, everything, clear the measurement") });
     out.append({ tr("Home / End, Page Up / Page Down"), tr("Evidence: first or last line, a page up or down") });
+    out.append({ tr("Click a lane's header, click a line"),
+        tr("Timeline: select the lane; evidence: select the line (M and C annotate the selection)") });
+    out.append({ tr("Enter or double click, Delete"), tr("Annotations: edit the selected annotation, remove it") });
     return out;
 }
 
@@ -928,11 +985,13 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_selection->clear();
     if (result.verdict && result.verdict->hasCause)
         selectEvent(static_cast<int>(result.verdict->cause));
+    m_case->setAnalysis(result);
     m_case->showCase(QString::fromStdString(result.casePath));
     if (!result.casePath.empty())
         rememberCase(QString::fromStdString(result.casePath));
     m_view->setNotesEnabled(!result.casePath.empty());
     m_caseView->parentWidget()->setVisible(!result.casePath.empty());
+    m_annotations->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;
     // The case and run first, then the catalog that made the verdict, then the size of the evidence.
@@ -966,6 +1025,273 @@ void MainWindow::showFailure(const QString& message)
     clearPanes();
     m_status->setText(message.section(QLatin1Char('\n'), 0, 0));
     Q_EMIT resultShown();
+}
+
+// ---- Annotations ----------------------------------------------------------------------------------------------
+
+QString MainWindow::annotationAuthor() const
+{
+    const QString set = QSettings().value(kAuthorKey).toString().trimmed();
+    if (!set.isEmpty())
+        return set;
+    for (const char* var : { "FAULTLINE_AUTHOR", "USER", "LOGNAME" })
+        if (const QString v = qEnvironmentVariable(var); !v.isEmpty())
+            return v;
+    return tr("unknown");
+}
+
+void MainWindow::chooseAnnotationAuthor()
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Annotation Author"),
+        tr("Annotations are written by (empty: the user you are logged in as):"), QLineEdit::Normal,
+        QSettings().value(kAuthorKey).toString(), &ok);
+    if (ok)
+        QSettings().setValue(kAuthorKey, name.trimmed());
+}
+
+MainWindow::AnnotationAim MainWindow::eventAim(int eventIndex) const
+{
+    const auto i = static_cast<std::size_t>(eventIndex);
+    const core::Event& e = m_result.verdict->events[i];
+    AnnotationAim aim;
+    QString where;
+    if (!e.provenance.empty() && e.provenance.front().source < m_result.evidence->sources.size()) {
+        const auto& p = e.provenance.front();
+        const std::string& path = m_result.evidence->sources[p.source].path;
+        aim.target = usecases::AnnotationTarget::eventAt(e.ruleId, path, p.line, p.byteOffset);
+        where = QStringLiteral(" (%1:%2)").arg(QString::fromStdString(path)).arg(p.line);
+    } else {
+        aim.target.kind = usecases::AnnotationTarget::Kind::Event;
+    }
+    aim.target.type = e.type;
+    aim.target.node = e.node == core::kNoNode ? std::string() : m_result.verdict->nodes.name(e.node);
+    aim.target.fromNs = e.timeNs;
+    // An analysis that reproduces a stored run names the run's event too.
+    if (m_result.matchesStoredRun && m_result.storedRun > 0) {
+        aim.target.run = m_result.storedRun;
+        aim.target.eventIdx = eventIndex;
+    }
+    aim.what = tr("event %1%2").arg(QString::fromStdString(e.label), where);
+    return aim;
+}
+
+std::optional<MainWindow::AnnotationAim> MainWindow::currentAim(QString& why) const
+{
+    if (!m_result.verdict || !m_result.evidence) {
+        why = tr("Nothing to annotate: open a bundle or a case first.");
+        return std::nullopt;
+    }
+    using T = usecases::AnnotationTarget;
+    if (m_lastPane == m_timeline) {
+        using F = views::TimelineView::Focus;
+        if (m_timeline->focus() == F::Lane && !m_timeline->selectedLaneNode().empty()) {
+            const std::string node = m_timeline->selectedLaneNode();
+            return AnnotationAim { T::lane(node), tr("lane %1").arg(QString::fromStdString(node)) };
+        }
+        if (m_timeline->focus() == F::Range)
+            if (const auto range = m_timeline->measuredRange()) {
+                const std::string& node = m_timeline->measuredNode();
+                AnnotationAim aim { T::range(range->first, range->second, node), {} };
+                aim.what = tr("the range %1 – %2%3")
+                               .arg(QString::fromStdString(core::formatUtc(range->first)),
+                                   QString::fromStdString(core::formatUtc(range->second)),
+                                   node.empty() ? QString() : tr(" on %1").arg(QString::fromStdString(node)));
+                return aim;
+            }
+    } else if (m_lastPane == m_evidence) {
+        const auto line = m_evidence->viewer()->highlightedLine();
+        const QString path = m_evidence->currentPath();
+        if (line > 0 && !path.isEmpty())
+            return AnnotationAim { T::lineOf(path.toStdString(), line), tr("%1:%2").arg(path).arg(line) };
+        why = tr("Click a line of the evidence first.");
+        return std::nullopt;
+    } else if (m_lastPane == m_symptoms) {
+        const QModelIndex current = m_symptoms->currentIndex();
+        const auto* proxy = static_cast<const QSortFilterProxyModel*>(m_symptoms->model());
+        const int row = current.isValid() ? proxy->mapToSource(current).row() : -1;
+        if (row >= 0 && static_cast<std::size_t>(row) < m_result.verdict->symptoms.size()) {
+            const std::string& type = m_result.verdict->symptoms[static_cast<std::size_t>(row)].type;
+            return AnnotationAim { T::symptom(type), tr("symptom %1").arg(QString::fromStdString(type)) };
+        }
+    } else if (m_lastPane == m_annotations) {
+        if (const core::Annotation* a = m_annotations->currentAnnotation())
+            return AnnotationAim { T::of(*a), QString::fromStdString(core::describeTarget(*a)) };
+    }
+    // The shared selection: the selected event.
+    const int event = m_selection->event();
+    if (event >= 0 && static_cast<std::size_t>(event) < m_result.verdict->events.size())
+        return eventAim(event);
+    why = tr("Select something to annotate first: an event, a line, a symptom, a lane or a measured range.");
+    return std::nullopt;
+}
+
+bool MainWindow::canAnnotate()
+{
+    if (!m_result.verdict) {
+        m_status->setText(tr("Nothing to annotate: open a bundle or a case first."));
+        return false;
+    }
+    if (m_result.casePath.empty()) {
+        // Annotations live in the case file: offer to save the analysis as one.
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Annotate"),
+            tr("Annotations are stored in the case file, and this analysis is not saved as a case yet."),
+            QMessageBox::Cancel, this);
+        box->setObjectName(QStringLiteral("annotationNeedsCase"));
+        box->setInformativeText(tr("Save it as a case, then annotate it."));
+        auto* save = box->addButton(tr("Save as Case…"), QMessageBox::AcceptRole);
+        box->setDefaultButton(save);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(save, &QPushButton::clicked, this, &MainWindow::chooseSaveCase);
+        box->open();
+        return false;
+    }
+    if (m_case->history() && m_case->history()->readOnly) {
+        m_status->setText(tr("The case is read-only: its annotations cannot be changed."));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::toggleBookmark()
+{
+    if (!canAnnotate())
+        return;
+    QString why;
+    const auto aim = currentAim(why);
+    if (!aim) {
+        m_status->setText(why);
+        return;
+    }
+    usecases::AnnotateRequest request;
+    request.kind = usecases::AnnotationKind::Bookmark;
+    request.text = aim->what.toStdString();
+    request.target = aim->target;
+    request.author = annotationAuthor().toStdString();
+    request.toggle = true;
+    m_status->setText(tr("Bookmarking %1…").arg(aim->what));
+    m_case->annotate(request);
+}
+
+void MainWindow::comment()
+{
+    if (!canAnnotate())
+        return;
+    QString why;
+    const auto aim = currentAim(why);
+    if (!aim) {
+        m_status->setText(why);
+        return;
+    }
+    auto* editor = new views::CommentEditor(aim->what, {}, {}, this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    const usecases::AnnotationTarget target = aim->target;
+    connect(editor, &QDialog::accepted, this, [this, editor, target] {
+        usecases::AnnotateRequest request;
+        request.kind = usecases::AnnotationKind::Note;
+        request.text = editor->text().toStdString();
+        for (const QString& t : editor->tags())
+            request.tags.push_back(t.toStdString());
+        request.target = target;
+        request.author = annotationAuthor().toStdString();
+        m_case->annotate(request);
+    });
+    editor->open();
+}
+
+void MainWindow::editAnnotation(std::int64_t id)
+{
+    const auto& history = m_case->history();
+    if (!history || !canAnnotate())
+        return;
+    const auto it = std::find_if(history->annotations.begin(), history->annotations.end(),
+        [id](const core::Annotation& a) { return a.id == id; });
+    if (it == history->annotations.end())
+        return;
+    const core::Annotation a = *it;
+    // A tag's own text is its first tag in the editor.
+    QStringList tags;
+    if (a.kind == "tag")
+        tags << QString::fromStdString(a.text);
+    for (const auto& t : a.tags)
+        tags << QString::fromStdString(t);
+    auto* editor = new views::CommentEditor(QString::fromStdString(core::describeTarget(a)),
+        a.kind == "tag" ? QString() : QString::fromStdString(a.text), tags, this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    connect(editor, &QDialog::accepted, this, [this, editor, a] {
+        usecases::AnnotateRequest request;
+        request.kind = a.kind == "bookmark" ? usecases::AnnotationKind::Bookmark
+            : a.kind == "tag"               ? usecases::AnnotationKind::Tag
+                                            : usecases::AnnotationKind::Note;
+        QStringList typed = editor->tags();
+        request.text = editor->text().toStdString();
+        if (a.kind == "tag" && !typed.isEmpty())
+            request.text = typed.takeFirst().toStdString();
+        for (const QString& t : typed)
+            request.tags.push_back(t.toStdString());
+        request.editId = a.id;
+        request.author = annotationAuthor().toStdString();
+        m_case->annotate(request);
+    });
+    editor->open();
+}
+
+void MainWindow::selectAnnotationTarget(std::int64_t id)
+{
+    const auto& history = m_case->history();
+    if (!history || !m_result.verdict)
+        return;
+    const auto& list = history->annotations;
+    const auto it = std::find_if(list.begin(), list.end(), [id](const core::Annotation& a) { return a.id == id; });
+    if (it == list.end())
+        return;
+    const auto i = static_cast<std::size_t>(it - list.begin());
+    const core::AnnotationResolution* r = i < m_case->resolutions().size() ? &m_case->resolutions()[i] : nullptr;
+    const core::Annotation& a = *it;
+    if (r && !r->matched)
+        m_status->setText(QString::fromStdString(r->reason));
+    if ((a.target == "event" || a.target == "symptom") && r && r->matched && r->eventIndex >= 0
+        && static_cast<std::size_t>(r->eventIndex) < m_result.verdict->events.size()) {
+        // Through the shared selection: the trail, the timeline, the symptoms, the evidence and the metrics follow.
+        m_selection->selectEvent(static_cast<int>(r->eventIndex));
+        return;
+    }
+    if (a.target == "line" || a.target == "event") {
+        // A line, or an event no longer found: its record in the evidence, the cursor at its time.
+        showHit(QString::fromStdString(a.path), a.line, r ? r->timeNs : a.fromNs);
+        return;
+    }
+    if (a.target == "lane") {
+        m_timeline->selectLane(a.node);
+        return;
+    }
+    if (a.target == "range") {
+        m_timeline->showRange(a.fromNs, a.toNs, a.node);
+        m_selection->setCursor(a.fromNs);
+        return;
+    }
+    m_caseView->parentWidget()->setVisible(true);
+    m_caseView->parentWidget()->raise();
+}
+
+void MainWindow::showAnnotations()
+{
+    const auto& history = m_case->history();
+    if (!history) {
+        m_annotations->showMessage(m_case->casePath().isEmpty()
+                ? tr("Annotations are stored in a case: save the analysis as a case (File ▸ Save as Case…), then M "
+                     "bookmarks the selection and C comments on it.")
+                : tr("Reading the case…"));
+        m_timeline->setAnnotations({});
+        m_evidence->viewer()->setLineMarks({});
+        Q_EMIT annotationsShown();
+        return;
+    }
+    const auto& resolutions = m_case->resolutions();
+    m_annotations->setAnnotations(history->annotations, resolutions, m_case->resolvedAgainst());
+    m_timeline->setAnnotations(views::timelineAnnotations(history->annotations, resolutions));
+    m_evidence->viewer()->setLineMarks(views::evidenceLineMarks(history->annotations, resolutions));
+    Q_EMIT annotationsShown();
 }
 
 } // namespace faultline::app

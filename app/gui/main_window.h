@@ -5,9 +5,13 @@
 #pragma once
 
 #include "app/render/report_export.h"
+#include "app/usecases/case_history.h"
 #include "views/models/analysis_result.h"
 
 #include <QMainWindow>
+
+#include <cstdint>
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -19,6 +23,7 @@ class QStackedWidget;
 class QTableView;
 
 namespace faultline::views {
+class AnnotationsPane;
 class CaseView;
 class EvidencePane;
 class MetricsPane;
@@ -110,12 +115,31 @@ public:
     /// the copy); null when no case is open. It deletes itself when closed.
     RedactDialog* showExportRedacted();
 
+    /// Annotate ▸ Toggle Bookmark (M): bookmarks the current selection of the pane in use (the timeline's event,
+    /// lane or measured range, the evidence viewer's line, the symptom row, the trail's event, the annotations
+    /// pane's row), or removes its bookmark. Without a saved case, says so and offers to save it.
+    void toggleBookmark();
+    /// Annotate ▸ Comment… (C): the comment editor (text and tags) for the current selection.
+    void comment();
+    /// Selects annotation `id`'s target in every view (the annotations pane does so when a row becomes current).
+    void selectAnnotationTarget(std::int64_t id);
+    /// Opens the comment editor on annotation `id` (a double click in the annotations pane).
+    void editAnnotation(std::int64_t id);
+    /// Who annotations are written by: the Annotate ▸ Annotation Author… setting (QSettings "annotations/author"),
+    /// else the OS user.
+    QString annotationAuthor() const;
+    views::AnnotationsPane* annotationsPane() const { return m_annotations; }
+    QAction* bookmarkAction() const { return m_bookmark; }
+    QAction* commentAction() const { return m_comment; }
+
 Q_SIGNALS:
     void resultShown();
     /// A catalog load finished (at start or after reloadCatalog); `ok` as CatalogController::loaded.
     void catalogLoaded(bool ok);
     /// A case's stored verdict is shown (before its re-analysis ends with resultShown).
     void storedVerdictShown();
+    /// The annotations every pane draws were updated (after a case's history arrived or an annotation was written).
+    void annotationsShown();
     /// An export of the report ended (written, failed or cancelled).
     void reportExported(const faultline::render::ExportOutcome& outcome);
 
@@ -183,6 +207,24 @@ private:
     QAction* m_exportReport = nullptr;
     QAction* m_exportRedacted = nullptr;
     render::ReportExport* m_reportExport = nullptr;
+
+    /// What M and C annotate: the target and how to name it.
+    struct AnnotationAim
+    {
+        usecases::AnnotationTarget target;
+        QString what; ///< "event Xid 149 … at nodes/node-02/dmesg.txt:70"
+    };
+    /// The current selection of the pane in use; nullopt (with `why`) when it has none.
+    std::optional<AnnotationAim> currentAim(QString& why) const;
+    AnnotationAim eventAim(int eventIndex) const;
+    /// False when no saved case can take annotations: says why, offering to save an analysis first.
+    bool canAnnotate();
+    void showAnnotations();
+    void chooseAnnotationAuthor();
+    views::AnnotationsPane* m_annotations = nullptr;
+    QAction* m_bookmark = nullptr;
+    QAction* m_comment = nullptr;
+    QWidget* m_lastPane = nullptr; ///< the pane that had the focus last (the one M and C annotate)
 };
 
 } // namespace faultline::app

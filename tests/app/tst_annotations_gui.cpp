@@ -16,6 +16,7 @@
 #include "views/annotations/comment_editor.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/models/annotations_model.h"
+#include "views/models/symptoms_model.h"
 #include "views/state/workbench_selection.h"
 #include "views/timeline/timeline_view.h"
 
@@ -356,6 +357,36 @@ private Q_SLOTS:
             }
         QVERIFY2(teal >= 10, qPrintable(QStringLiteral("%1 pixels of the ribbon's colour beside line 71").arg(teal)));
         screenshot(window->evidencePane(), QStringLiteral("annotations-evidence.png"));
+    }
+
+    void bookmarkASymptom()
+    {
+        QString path;
+        auto window = savedCase(QStringLiteral("symptom.faultline"), path);
+        QVERIFY(window);
+        // A row of the symptoms table, then M: the symptom (its type) is bookmarked, a pin on its first event.
+        auto* symptoms = window->symptomsTable();
+        QVERIFY(symptoms->model()->rowCount() > 1);
+        const QModelIndex second = symptoms->model()->index(1, 0);
+        QTest::mouseClick(symptoms->viewport(), Qt::LeftButton, {}, symptoms->visualRect(second).center());
+        QCOMPARE(symptoms->currentIndex().row(), 1);
+        const int first = second.data(views::SymptomsModel::FirstEventRole).toInt();
+        QTest::keyClick(symptoms->viewport(), Qt::Key_M);
+        QVERIFY(waitForAnnotations(*window, 1));
+        const auto list = stored(path);
+        QCOMPARE(list[0].target, std::string("symptom"));
+        QCOMPARE(list[0].eventType, window->result().verdict->events[static_cast<std::size_t>(first)].type);
+        const auto& pins = window->timeline()->annotations();
+        QCOMPARE(pins.size(), std::size_t(1));
+        QCOMPARE(pins[0].eventIndex, first);
+        // Selecting it in the pane selects its first event everywhere.
+        window->selectEvent(static_cast<int>(window->result().verdict->cause));
+        window->annotationsPane()->parentWidget()->raise();
+        auto* table = window->annotationsPane()->view();
+        QTest::mouseClick(
+            table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(0, 0)).center());
+        QCOMPARE(window->selection()->event(), first);
+        QCOMPARE(window->timeline()->selectedEvent(), first);
     }
 
     void thePaneListsSelectsEditsAndRemoves()

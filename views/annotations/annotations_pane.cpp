@@ -115,6 +115,11 @@ AnnotationsPane::AnnotationsPane(QWidget* parent)
             if (current.isValid() && !m_selecting)
                 Q_EMIT annotationActivated(current.data(AnnotationsModel::IdRole).toLongLong());
         });
+    // A click on the current row selects its target again (the views may have moved on since).
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.isValid() && index.row() == m_view->currentIndex().row())
+            Q_EMIT annotationActivated(index.data(AnnotationsModel::IdRole).toLongLong());
+    });
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
             Q_EMIT editRequested(index.data(AnnotationsModel::IdRole).toLongLong());

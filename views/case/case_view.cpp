@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/case/case_view.h"
 
+#include "core/model/annotations.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -380,10 +382,12 @@ void CaseView::render()
         QString target = tr("the case");
         if (a.target == "line")
             target = esc(a.path) + QLatin1Char(':') + QString::number(a.line);
-        else if (a.target == "event")
+        else if (a.target == "event" && a.runId > 0)
             target =
                 tr("event %1:%2 (%3:%4)")
                     .arg(QString::number(a.runId), QString::number(a.eventIdx), esc(a.path), QString::number(a.line));
+        else if (a.target != "case")
+            target = esc(core::describeTarget(a)); // a symptom, a lane, a range, an event of an unsaved analysis
         list += QStringLiteral("<p style=\"margin-bottom:8px\">")
             + tr("<b>%1</b> on %2 — %3 %4")
                   .arg(esc(a.kind), target, multiline(a.text),

@@ -112,11 +112,13 @@ QVariant AnnotationsModel::data(const QModelIndex& index, int role) const
     case KindRole:
         return qs(a->kind);
     case Qt::ForegroundRole:
-        // What is no longer found stands out in the status column.
-        if (index.column() == StatusColumn && r && !r->matched)
+        // An annotation whose event is no longer found stands out in every column, so a narrow pane shows it too.
+        if (r && !r->matched)
             return QColor(176, 0, 32);
         return {};
     case Qt::ToolTipRole:
+        if (r && !r->matched)
+            return statusText(*a, r);
         if (index.column() == StatusColumn || index.column() == TextColumn)
             return index.column() == StatusColumn ? statusText(*a, r) : qs(a->text);
         return {};

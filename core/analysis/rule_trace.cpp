@@ -10,8 +10,10 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -656,18 +658,41 @@ private:
         if (added)
             literal.Compile(&t.literals);
         const bool hasLiterals = added && !t.literals.empty();
+        // Most records hold none of the literals: one case-insensitive RE2 scan over the record for any of them tells
+        // so without lower-casing a copy of it. Latin-1 folding matches every byte-wise lower-case match (and a few
+        // more, which then take the exact path below), so no record that holds a literal is skipped.
+        std::unique_ptr<RE2> anyLiteral;
+        bool potentialWithoutAtoms = false;
+        std::vector<int> potential;
+        if (hasLiterals) {
+            std::string alternatives;
+            for (const auto& l : t.literals)
+                alternatives += (alternatives.empty() ? "" : "|") + RE2::QuoteMeta(l);
+            RE2::Options any;
+            any.set_log_errors(false);
+            any.set_encoding(RE2::Options::EncodingLatin1);
+            any.set_case_sensitive(false);
+            any.set_max_mem(16 << 20);
+            anyLiteral = std::make_unique<RE2>(alternatives, any);
+            if (!anyLiteral->ok())
+                anyLiteral.reset();
+            literal.AllPotentials({}, &potential);
+            potentialWithoutAtoms = !potential.empty();
+        }
         if (!hasLiterals)
             t.notes.push_back("the pattern has no literal RE2 can require of a match, so records that nearly match it "
                               "are not searched (only those of a kind the rule does not read)");
 
         // Which kinds the rule runs on: the catalog's per-kind index (the engine's own choice).
-        std::map<SourceKind, bool> reads;
+        // Asked once per kind (a small table, as every record asks).
+        std::array<signed char, static_cast<std::size_t>(SourceKind::Other) + 1> reads {};
+        reads.fill(-1);
         const std::size_t self = m_extractorIndex.at(rule.id);
         auto readsKind = [&](SourceKind k) {
-            auto it = reads.find(k);
-            if (it == reads.end())
-                it = reads.emplace(k, runsOn(self, k)).first;
-            return it->second;
+            signed char& r = reads[static_cast<std::size_t>(k)];
+            if (r < 0)
+                r = runsOn(self, k) ? 1 : 0;
+            return r == 1;
         };
 
         PatternProbe probe(rule.patternText);
@@ -676,7 +701,6 @@ private:
         std::vector<RawEvent> kept;
         std::string lower;
         std::vector<int> atoms;
-        std::vector<int> potential;
         const std::span<const Observation> records(m_ev.observations);
         const std::size_t from = m_focus ? *m_focus : 0;
         const std::size_t to = m_focus ? *m_focus + 1 : records.size();
@@ -694,7 +718,11 @@ private:
                 continue;
             }
             bool mayMatch = true;
-            if (hasLiterals) {
+            if (hasLiterals && anyLiteral
+                && !RE2::PartialMatch(re2::StringPiece(o.text.data(), o.text.size()), *anyLiteral)) {
+                atoms.clear();
+                mayMatch = potentialWithoutAtoms;
+            } else if (hasLiterals) {
                 lower.assign(o.text);
                 for (auto& c : lower)
                     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -75,6 +75,7 @@ views::RuleEditorRun toView(const usecases::RuleRun& r, const views::AnalysisRes
 {
     views::RuleEditorRun v;
     v.baseline = q(r.baseline);
+    v.baselineNote = q(r.baselineNote);
     v.same = r.diff.same;
     for (const auto& c : r.diff.changes)
         v.changes << q(c);

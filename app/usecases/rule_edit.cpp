@@ -418,6 +418,11 @@ Result<RuleRun> runEditedRule(const RuleRunRequest& request, const Task& task)
         ? "run " + std::to_string(shown.storedRun)
         : std::string("the shown verdict");
     out.diff.from = shown.matchesStoredRun ? shown.storedRun : 0;
+    // A case shown with its run's own stored rules is compared with the current rules plus the edit.
+    if (!shown.casePath.empty() && shown.rulesOrigin.rfind("run ", 0) == 0)
+        out.baselineNote = "the shown verdict was made with " + shown.rulesOrigin
+            + "; the edited catalog is the current rules with this edit, so the diff also shows what else the current "
+              "rules change (File ▸ Re-run the Case with Current Rules compares like with like)";
     out.analysis.verdict = std::move(verdict);
     out.analysis.matchesStoredRun = out.diff.same && shown.matchesStoredRun;
     out.diffMs = msSince(t1);

@@ -108,6 +108,7 @@ struct RuleRun
     core::RunDiff diff; ///< the shown verdict → the new one
     /// What the diff is against: "run N" when the shown verdict is the case's saved run N, else "the shown verdict".
     std::string baseline;
+    std::string baselineNote; ///< when the baseline was made with other rules than the edited catalog's base
     std::optional<core::TraceReport> trace; ///< the rule's trace, its near misses included
     std::string traceNote; ///< why there is no trace
     std::int64_t analyseMs = 0; ///< the engine with the trace

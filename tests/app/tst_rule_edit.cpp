@@ -15,6 +15,7 @@
 
 #include <re2/re2.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -248,6 +249,11 @@ private Q_SLOTS:
         QVERIFY(run.value->analysis.verdict != shown.verdict);
         // No catalog: a usage failure, nothing run.
         QCOMPARE(runEditedRule({ shown, nullptr, "x" }).failure.code, Exit::Usage);
+        // Cancelled: says so.
+        std::atomic_bool stop { true };
+        Task cancelled;
+        cancelled.cancel = &stop;
+        QCOMPARE(runEditedRule({ shown, c.catalog, "gpu.xid.nvlink5" }, cancelled).failure.code, Exit::Cancelled);
     }
 
     void aDraftMatchesEveryRecordItIsMadeFrom_data()
@@ -409,6 +415,26 @@ private Q_SLOTS:
         QVERIFY(!std::filesystem::exists(freshDir + "/packs/local.yaml.bak"));
     }
 
+    void aCaseShownWithItsStoredRulesSaysSo()
+    {
+        const std::string& lib = library();
+        ReproduceRequest r;
+        r.casePath = lib + "/bundle-48213.faultline";
+        r.readOnly = true;
+        const auto shown = reproduceCase(r);
+        QVERIFY2(shown.ok(), shown.failure.text().c_str());
+        QCOMPARE(shown.value->rulesOrigin, std::string("run 1's rules"));
+        QTemporaryDir user;
+        const auto doc = openRuleForEdit(*tests::bundledCatalog(), "gpu.xid.nvlink5", user.path().toStdString());
+        const RuleCheck c = checkRule({ bundled(), doc.value->target, doc.value->text });
+        QVERIFY(c.catalog);
+        const auto run = runEditedRule({ *shown.value, c.catalog, "gpu.xid.nvlink5" });
+        QVERIFY2(run.ok(), run.failure.text().c_str());
+        QCOMPARE(run.value->baseline, std::string("run 1"));
+        VERIFY_CONTAINS(QString::fromStdString(run.value->baselineNote), QStringLiteral("run 1's rules"));
+        QVERIFY(run.value->diff.same);
+    }
+
     void theSweepAndTheRegressionNameTheExactCases()
     {
         const std::string& lib = library();
@@ -440,6 +466,10 @@ private Q_SLOTS:
             VERIFY_CONTAINS(QString::fromStdString(cs.hits.front().fate), QStringLiteral("kept"));
         }
         QCOMPARE(sweepRule({ lib, c.catalog, "no.such.rule" }).failure.code, Exit::Usage);
+        std::atomic_bool stop { true };
+        Task cancelled;
+        cancelled.cancel = &stop;
+        QCOMPARE(sweepRule({ lib, c.catalog, d.id }, cancelled).failure.code, Exit::Cancelled);
         QCOMPARE(sweepRule({ lib + "/nowhere", c.catalog, d.id }).failure.code, Exit::Usage);
         // The regression with an edited catalog (the Xid 149 made context): exactly the flagship case flips.
         const auto doc = openRuleForEdit(*tests::bundledCatalog(), "gpu.xid.nvlink5", user.path().toStdString());

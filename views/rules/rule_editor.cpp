@@ -580,6 +580,8 @@ void RuleEditor::setRun(const RuleEditorRun& run)
             html += QStringLiteral("<li>%1</li>").arg(c.toHtmlEscaped());
         html += QStringLiteral("</ul>");
     }
+    if (!run.baselineNote.isEmpty())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(run.baselineNote.toHtmlEscaped());
     html += tr("<p>%1: %2<br>edited: %3</p>")
                 .arg(run.baseline.toHtmlEscaped(), run.before.toHtmlEscaped(), run.after.toHtmlEscaped());
     html += tr("<p style=\"color:gray\">engine over %1 records in %2 ms (the case's import re-used)</p>")

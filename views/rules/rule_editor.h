@@ -68,6 +68,7 @@ struct RuleEditorRun
 {
     QString ruleId;
     QString baseline; ///< what the verdict is compared with: "run 2", "the shown verdict"
+    QString baselineNote; ///< a caveat about the baseline (it was made with a case's stored rules)
     bool same = true;
     QStringList changes; ///< one line per difference, "outcome: a → b"
     QString before; ///< the verdicts in one line each

@@ -5,6 +5,7 @@
 #include "app/usecases/markup.h"
 #include "app/usecases/redact.h"
 #include "core/casefile/case_file.h"
+#include "core/model/annotations.h"
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
 #include "core/util/json_spans.h"
@@ -196,8 +197,10 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
             std::string on = "the case";
             if (an->target == "line")
                 on = an->path + ":" + std::to_string(an->line);
-            else if (an->target == "event")
+            else if (an->target == "event" && an->runId > 0)
                 on = "event " + std::to_string(an->runId) + ":" + std::to_string(an->eventIdx);
+            else if (an->target != "case")
+                on = core::describeTarget(*an); // a symptom, a lane, a range, an event of an unsaved analysis
             t.rows.push_back({ an->kind, on, an->text, an->author, an->createdAt });
         }
         out.push_back(std::move(t));

@@ -71,10 +71,13 @@ commands:
       Search the case's stored evidence with an RE2 pattern, line by line ("path:line: text"). --from/--to keep
       lines of records timed in that window, --node lines of that node, --file files whose path contains TEXT.
   annotate CASE (--note TEXT | --tag TAG | --bookmark TITLE | --narrative TEXT | --remove ID)
-          [--event RUN:IDX | --line PATH:N] [--author NAME]
-      Add an annotation to the case (the whole case unless --event or --line names a target). Nothing is
-      overwritten: an annotation is removed by a new row that says so. --author defaults to $FAULTLINE_AUTHOR
-      or $USER.
+          [--event RUN:IDX | --line PATH:N | --symptom TYPE | --lane NODE | --range FROM..TO [--node NODE]]
+          [--tags TAG,...] [--author NAME]
+      Add an annotation to the case: on the whole case unless a target is named (an event of a run, a line of
+      the stored evidence, a symptom by its type, a node's lane, a time range in RFC 3339 times, on one node or
+      all). An event annotation keeps the event's rule and record, so it is found again in later runs (show
+      --annotations says where, or why not). Nothing is overwritten: an annotation is removed by a new row that
+      says so. --author defaults to $FAULTLINE_AUTHOR or $USER.
   expect CASE [--run N] [--note TEXT] [--author NAME]
       Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
   report CASE [--format md|html|pdf] [-o FILE] [--pictures] [--rules DIR] [--redact default|FILE]
@@ -723,6 +726,7 @@ int annotateCommand(const std::vector<std::string>& args)
 {
     usecases::AnnotateRequest request;
     std::string linePath;
+    std::string rangeNode;
     bool haveKind = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& k = args[i];
@@ -740,7 +744,29 @@ int annotateCommand(const std::vector<std::string>& args)
             request.author = args[++i];
         else if (k == "--line" && hasValue)
             linePath = args[++i];
-        else if (k == "--event" && hasValue) {
+        else if (k == "--symptom" && hasValue)
+            request.target = usecases::AnnotationTarget::symptom(args[++i]);
+        else if (k == "--lane" && hasValue)
+            request.target = usecases::AnnotationTarget::lane(args[++i]);
+        else if (k == "--node" && hasValue)
+            rangeNode = args[++i];
+        else if (k == "--range" && hasValue) {
+            const std::string v = args[++i];
+            const auto dots = v.find("..");
+            std::int64_t from = 0;
+            std::int64_t to = 0;
+            if (dots == std::string::npos || !parseTime(v.substr(0, dots), from) || !parseTime(v.substr(dots + 2), to)
+                || to < from)
+                return usage("--range takes FROM..TO, two RFC 3339 times, the second not before the first");
+            request.target = usecases::AnnotationTarget::range(from, to);
+        } else if (k == "--tags" && hasValue) {
+            const std::string all = args[++i];
+            for (std::size_t at = 0; at <= all.size();) {
+                const auto comma = std::min(all.find(',', at), all.size());
+                request.tags.push_back(all.substr(at, comma - at));
+                at = comma + 1;
+            }
+        } else if (k == "--event" && hasValue) {
             const std::string v = args[++i];
             const auto colon = v.find(':');
             if (colon == std::string::npos)
@@ -756,6 +782,11 @@ int annotateCommand(const std::vector<std::string>& args)
     }
     if (request.casePath.empty() || (!haveKind && request.removeId == 0))
         return usage("annotate needs a CASE and one of --note, --tag, --bookmark, --narrative, --remove");
+    if (!rangeNode.empty()) {
+        if (request.target.kind != usecases::AnnotationTarget::Kind::Range)
+            return usage("--node names the node of a --range");
+        request.target.node = rangeNode;
+    }
     if (!linePath.empty()) { // a line target wins over an event target
         std::string path;
         std::uint64_t line = 0;

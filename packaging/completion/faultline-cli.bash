@@ -85,7 +85,7 @@ _faultline_cli()
         return
         ;;
     --job | --window | --threads | --run | --diff | --from | --to | --node | --file | --max | --note | --tag | \
-        --bookmark | --narrative | --remove | --event | --author | --rule)
+        --bookmark | --narrative | --remove | --event | --author | --rule | --symptom | --lane | --range | --tags)
         return
         ;;
     esac

@@ -49,6 +49,17 @@ expect_exit(5 ${CLI} annotate ${CASE} --note x --line nodes/nowhere.txt:1)
 expect_exit(0 ${CLI} show ${CASE} --annotations)
 expect_output("note by ana .* on nodes/node-02/dmesg.txt:70.*link 07 was reseated.*narrative by ci.*expected verdict: run 2"
               "show --annotations")
+# A lane, a range on one node (tags with it) and a symptom; an event of a run is found again in the latest run.
+expect_exit(0 ${CLI} annotate ${CASE} --bookmark "suspect node" --lane node-02 --author ana)
+expect_exit(0 ${CLI} annotate ${CASE} --note "the NCCL storm" --range 2026-11-02T10:15:00Z..2026-11-02T10:16:00Z
+            --node node-01 --tags nccl,ib --author ana)
+expect_exit(0 ${CLI} annotate ${CASE} --tag cascade --symptom nccl.ib_completion_error)
+expect_exit(0 ${CLI} annotate ${CASE} --bookmark "first" --event 1:0)
+expect_exit(2 ${CLI} annotate ${CASE} --note x --range 2026-11-02T10:16:00Z..2026-11-02T10:15:00Z)
+expect_exit(2 ${CLI} annotate ${CASE} --note x --node node-01)
+expect_exit(0 ${CLI} show ${CASE} --annotations)
+expect_output("bookmark by ana .* on lane node-02.*note by ana .* on range 2026-11-02T10:15:00Z – 2026-11-02T10:16:00Z on node-01.*tags: nccl ib.*tag by .* on symptom nccl.ib_completion_error.*on event 1:0 .*\n    first\n    (in run 3: event [0-9]+|no longer matched in run 3)"
+              "show --annotations, every target")
 
 expect_exit(0 ${CLI} grep ${CASE} "Xid \\(PCI:[0-9a-f:]+\\): 149" --node node-02)
 expect_output("nodes/node-02/dmesg.txt:70: .*149, NETIR_LINK_EVT" "grep")

@@ -56,6 +56,7 @@ expect "--export-report" _faultline faultline --exp
 expect "html" _faultline faultline --export-report x.faultline --format h
 expect "pdf" _faultline_cli faultline-cli report x.faultline --format p
 expect "--pictures" _faultline_cli faultline-cli report x.faultline --pic
+expect "--range --remove" _faultline_cli faultline-cli annotate x.faultline --r
 [ "$failures" -eq 0 ] && echo "completion_check: ok" && exit 0
 echo "completion_check: $failures failed"
 exit 1

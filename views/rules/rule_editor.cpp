@@ -96,6 +96,8 @@ QTreeWidgetItem* recordItem(const core::TracedRecord& r, const QStringList& colu
     item->setData(0, kLineRole, static_cast<qulonglong>(r.line));
     item->setData(0, kTimeRole, static_cast<qlonglong>(r.timeNs));
     item->setToolTip(0, QString::fromStdString(r.text.substr(0, 2000)));
+    for (int c = 1; c < columns.size(); ++c)
+        item->setToolTip(c, columns[c]); // the whole of what a narrow column cuts
     return item;
 }
 

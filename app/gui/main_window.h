@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The workbench main window. It starts on a start page (sample, Open…, recent cases, how to collect a bundle), opens a
-// bundle directory, an archive, a single file or a case file and shows its verdict, saves an analysis as a case and
-// adds runs to an open case; the linked views (timeline, provenance, charts) arrive with the Workbench issue.
+// bundle directory, an archive, a single file or a case file and shows its verdict in linked views (timeline,
+// evidence, symptoms, metrics), saves an analysis as a case and adds runs to an open case, and annotates the case
+// from every view (Annotate ▸ M and C, the Annotations dock).
 #pragma once
 
 #include "app/render/report_export.h"

@@ -217,7 +217,7 @@ private Q_SLOTS:
                            .arg(timeline->rangeFrom())
                            .arg(timeline->rangeTo())
                            .arg(timeline->shownTime(cause))));
-        QVERIFY2(head->x() > at->x() && head->x() - at->x() < 16 && head->y() < at->y(),
+        QVERIFY2(head->x() < at->x() && at->x() - head->x() < 16 && head->y() < at->y(),
             qPrintable(
                 QStringLiteral("pin at %1,%2, mark at %3,%4").arg(head->x()).arg(head->y()).arg(at->x()).arg(at->y())));
         const QImage img = timeline->viewport()->grab().toImage();

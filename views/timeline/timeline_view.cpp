@@ -957,9 +957,10 @@ std::optional<QPointF> TimelineView::pinHead(const TimelineAnnotation& a) const
     if (row < 0 || !m_geo.isRowVisible(static_cast<std::size_t>(row)))
         return std::nullopt;
     double x = static_cast<double>(m_geo.columnOf(t)) + 0.5;
-    // On an event, the ribbon stands at the top right of its mark and leaves the mark's shape readable.
+    // On an event, the ribbon stands at the top left of its mark: the mark's shape stays readable, and the selected
+    // event's callout (on the right) stays clear.
     if (a.eventIndex >= 0)
-        x += markRadius() * 0.5 + 4;
+        x -= markRadius() * 0.5 + 4;
     return QPointF(x, m_geo.rowTop(static_cast<std::size_t>(row)) + 1);
 }
 

@@ -196,27 +196,9 @@ Result<Regression> regressCases(const RegressRequest& request, const Task& task)
     out.cases.resize(paths.size());
     const unsigned wanted = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     out.threads = static_cast<unsigned>(std::min<std::size_t>(wanted, paths.size()));
-    std::atomic<std::size_t> next { 0 };
-    std::size_t done = 0;
-    std::mutex progress;
     task.report(0, "Re-analysing " + std::to_string(paths.size()) + " cases");
-    auto worker = [&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < paths.size();) {
-            if (task.cancelled())
-                return;
-            out.cases[k] = regressOne(paths[k], request, catalog, task.cancel);
-            const std::lock_guard lock(progress);
-            ++done;
-            task.report(static_cast<int>(done * 100 / paths.size()),
-                "Re-analysed " + std::to_string(done) + " of " + std::to_string(paths.size()) + " cases");
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < out.threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
+    forEachCase(paths.size(), out.threads, task, "Re-analysed",
+        [&](std::size_t k) { out.cases[k] = regressOne(paths[k], request, catalog, task.cancel); });
     if (task.cancelled())
         return Result<Regression>::fail(Exit::Cancelled, "cancelled");
     out.elapsedMs = msSince(t0);
@@ -314,6 +296,31 @@ std::string regressionJson(const Regression& r)
     w.endArray();
     w.endObject();
     return w.str() + "\n";
+}
+
+void forEachCase(std::size_t count, unsigned threads, const Task& task, const std::string& verb,
+    const std::function<void(std::size_t)>& each)
+{
+    std::atomic<std::size_t> next { 0 };
+    std::size_t done = 0;
+    std::mutex progress;
+    auto worker = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < count;) {
+            if (task.cancelled())
+                return;
+            each(k);
+            const std::lock_guard lock(progress);
+            ++done;
+            task.report(static_cast<int>(done * 100 / count),
+                verb + " " + std::to_string(done) + " of " + std::to_string(count) + " cases");
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
 }
 
 } // namespace faultline::usecases

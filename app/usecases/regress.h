@@ -9,6 +9,7 @@
 #include "core/model/case_records.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ struct RegressRequest
 
 /// The case files of a library: every *.faultline under `dir`, recursively, in path order.
 std::vector<std::string> libraryCases(const std::string& dir);
+
+/// Runs `each(k)` for every case k < `count` on `threads` threads (the calling one among them), reporting
+/// "<verb> N of M cases" after each one; once the task is cancelled no further case is started.
+void forEachCase(std::size_t count, unsigned threads, const Task& task, const std::string& verb,
+    const std::function<void(std::size_t)>& each);
 
 enum class CaseOutcome {
     Unchanged, ///< the same verdict as the latest run (the case has no expectation)

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
@@ -988,27 +987,9 @@ Result<Sweep> sweepRule(const SweepRequest& request, const Task& task)
     out.cases.resize(paths.size());
     const unsigned wanted = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     out.threads = static_cast<unsigned>(std::min<std::size_t>(wanted, paths.size()));
-    std::atomic<std::size_t> next { 0 };
-    std::size_t done = 0;
-    std::mutex progress;
     task.report(0, "Sweeping " + std::to_string(paths.size()) + " cases for " + request.ruleId);
-    auto worker = [&] {
-        for (std::size_t k; (k = next.fetch_add(1)) < paths.size();) {
-            if (task.cancelled())
-                return;
-            out.cases[k] = sweepOne(paths[k], request, task.cancel);
-            const std::lock_guard lock(progress);
-            ++done;
-            task.report(static_cast<int>(done * 100 / paths.size()),
-                "Swept " + std::to_string(done) + " of " + std::to_string(paths.size()) + " cases");
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < out.threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
+    forEachCase(paths.size(), out.threads, task, "Swept",
+        [&](std::size_t k) { out.cases[k] = sweepOne(paths[k], request, task.cancel); });
     if (task.cancelled())
         return Result<Sweep>::fail(Exit::Cancelled, "cancelled");
     for (const auto& c : out.cases) {

@@ -76,7 +76,9 @@ std::optional<std::string> storedCatalogHash(const std::vector<std::pair<std::st
         written = written && static_cast<bool>(f);
     }
     if (written) {
-        const auto loaded = core::RuleCatalog::load(dir.string());
+        // Loaded as a case's stored catalog is (its pack layers under layers/N/), so that two catalogs of one case
+        // keep two hashes.
+        const auto loaded = core::RuleCatalog::load(core::storedCatalogSources(dir.string()));
         if (loaded.ok())
             out = loaded.catalog->contentHash();
     }

@@ -128,6 +128,35 @@ private Q_SLOTS:
         QCOMPARE((*r.value)->redact("node-02"), std::string("host-b"));
     }
 
+    void aCaseWhoseRunsUsedTwoCatalogsIsRedacted()
+    {
+        // Run 2 adds a rule pack layer: its catalog is the bundled one plus the pack, another hash. Both stored
+        // catalogs name node-02 in their rules' test lines, so both change, and each must keep a hash of its own.
+        const std::string twoRuns = m_dir.filePath(QStringLiteral("two-catalogs.faultline")).toStdString();
+        std::filesystem::copy_file(m_case, twoRuns);
+        QTemporaryDir pack;
+        std::filesystem::create_directories(pack.path().toStdString() + "/packs");
+        std::ofstream(pack.path().toStdString() + "/packs/quiet.yaml")
+            << "pack: quiet\ndescription: No remote NCCL errors.\ndisable: [nccl.remote-error]\n";
+        usecases::ReproduceRequest rerun;
+        rerun.casePath = twoRuns;
+        rerun.rules = usecases::Rules::Current;
+        rerun.currentRulesDir = tests::sourcePath("rules");
+        rerun.currentPackDirs = { pack.path().toStdString() };
+        const auto again = usecases::reproduceCase(rerun);
+        QVERIFY2(again.ok(), again.failure.text().c_str());
+        const auto added = usecases::addRun(*again.value);
+        QVERIFY2(added.ok(), added.failure.text().c_str());
+
+        usecases::RedactRequest req;
+        req.casePath = twoRuns;
+        req.outPath = m_dir.filePath(QStringLiteral("two-catalogs-copy.faultline")).toStdString();
+        req.currentRulesDir = tests::sourcePath("rules");
+        const auto done = usecases::redactCase(req);
+        QVERIFY2(done.ok(), done.failure.text().c_str());
+        QVERIFY2(done.value->reproduces.value_or(false), done.value->checkNote.c_str());
+    }
+
     void badRequestsAreRefused()
     {
         usecases::RedactRequest req;

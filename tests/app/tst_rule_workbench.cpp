@@ -2,8 +2,8 @@
 // The rule editor in the workbench, offscreen, over the flagship sample: editing a rule and running it on the case
 // shows the verdict diff; breaking its regex shows the located error at its line (underlined, in the gutter, in the
 // problems list); a rule made from a line of the evidence viewer runs at once and fires on that line; saving writes
-// the user's pack with its version and reloads the catalog; the regression over a case library lists exactly the
-// flipped case, which opens in one click; the must-not-fire sweep lists every case and line where the rule fires, a
+// the user's pack with its version and reloads the catalog; the regression over a case library of twelve lists exactly
+// the flipped cases, one opening in one click; the must-not-fire sweep lists every case and line where the rule fires, a
 // line opening its case at that line. Screenshots under screenshots/ in the build tree.
 #include "app/gui/catalog_controller.h"
 #include "app/gui/main_window.h"

@@ -46,6 +46,8 @@ private Q_SLOTS:
         const auto events = model.index(row, 0).data(views::RulesModel::EventsRole).value<QList<int>>();
         QVERIFY(events.contains(static_cast<int>(v.cause)));
         QVERIFY(model.index(row, views::RulesModel::TestsColumn).data().toInt() > 0);
+        // Bundled rules state no version of their own until the workbench saves one.
+        QCOMPARE(model.index(row, views::RulesModel::VersionColumn).data().toString(), QStringLiteral("–"));
         QVERIFY(model.index(row, views::RulesModel::OriginColumn)
                     .data()
                     .toString()

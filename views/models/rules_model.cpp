@@ -49,6 +49,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->extractors()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("extractor");
             row.domain = domainOf(r.domain, r.subdomain);
             row.origin = where(r.origin);
@@ -62,6 +63,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->metricRules()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("metric");
             row.domain = domainOf(r.domain, r.subdomain);
             row.origin = where(r.origin);
@@ -74,6 +76,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->aggregates()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("aggregate");
             row.domain = domainOf(r.domain, r.subdomain);
             row.origin = where(r.origin);
@@ -88,6 +91,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->correlators()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("correlator");
             row.correlator = true;
             row.origin = where(r.origin);
@@ -100,6 +104,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->filters()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("filter");
             row.origin = where(r.origin);
             row.counts = false;
@@ -111,6 +116,7 @@ void RulesModel::setResult(const AnalysisResult& result)
         for (const auto& r : c->hypotheses()) {
             Row row;
             row.id = qs(r.id);
+            row.version = r.version;
             row.kind = tr("hypothesis");
             row.origin = where(r.origin);
             row.counts = false;
@@ -169,6 +175,8 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case IdColumn:
             return r.id;
+        case VersionColumn:
+            return r.version > 0 ? QVariant(r.version) : QVariant(QStringLiteral("–"));
         case KindColumn:
             return r.kind;
         case DomainColumn:
@@ -182,7 +190,7 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == UsedColumn || index.column() == TestsColumn)
+        if (index.column() == UsedColumn || index.column() == TestsColumn || index.column() == VersionColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ToolTipRole:
@@ -200,6 +208,8 @@ QVariant RulesModel::data(const QModelIndex& index, int role) const
             return r.counts ? static_cast<int>(r.events.size()) : -1;
         if (index.column() == TestsColumn)
             return r.tests;
+        if (index.column() == VersionColumn)
+            return r.version;
         return data(index, Qt::DisplayRole);
     default:
         return {};
@@ -213,6 +223,8 @@ QVariant RulesModel::headerData(int section, Qt::Orientation orientation, int ro
     switch (section) {
     case IdColumn:
         return tr("Rule");
+    case VersionColumn:
+        return tr("Version");
     case KindColumn:
         return tr("Kind");
     case DomainColumn:

@@ -19,7 +19,16 @@ class RulesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { IdColumn, KindColumn, DomainColumn, UsedColumn, TestsColumn, OriginColumn, ColumnCount };
+    enum Column {
+        IdColumn,
+        VersionColumn,
+        KindColumn,
+        DomainColumn,
+        UsedColumn,
+        TestsColumn,
+        OriginColumn,
+        ColumnCount
+    };
     enum Role {
         RuleIdRole = Qt::UserRole, ///< the rule's id
         EventsRole, ///< QList<int>: the verdict's events this rule made (or linked, for a correlator), in time order
@@ -50,6 +59,7 @@ private:
         QString origin;
         QString details;
         int tests = 0;
+        int version = 0; ///< the rule's own version, 0 when it states none
         std::vector<int> events;
         bool counts = true; ///< the kind makes or links events (filters and hypotheses show no count)
         bool correlator = false; ///< counts the links it drew, not events it made

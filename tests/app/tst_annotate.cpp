@@ -7,6 +7,7 @@
 #include "app/usecases/case_history.h"
 #include "app/usecases/redact.h"
 #include "app/usecases/use_cases.h"
+#include "tests/common/case_fixture.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
@@ -180,21 +181,10 @@ private Q_SLOTS:
             usecases::annotateCase(request(usecases::AnnotationKind::Note, "remote", eventTarget(remote)));
         QVERIFY(gone.ok());
         // Run 2 with a pack that disables nccl.remote-error.
-        QTemporaryDir pack;
-        std::filesystem::create_directories(pack.path().toStdString() + "/packs");
-        std::ofstream(pack.path().toStdString() + "/packs/quiet.yaml")
-            << "pack: quiet\ndescription: No remote NCCL errors.\ndisable: [nccl.remote-error]\n";
-        usecases::ReproduceRequest rerun;
-        rerun.casePath = m_case;
-        rerun.rules = usecases::Rules::Current;
-        rerun.currentRulesDir = tests::sourcePath("rules");
-        rerun.currentPackDirs = { pack.path().toStdString() };
-        const auto again = usecases::reproduceCase(rerun);
-        QVERIFY2(again.ok(), again.failure.text().c_str());
-        const auto added = usecases::addRun(*again.value);
-        QVERIFY2(added.ok(), added.failure.text().c_str());
-        QCOMPARE(added.value->id, std::int64_t(2));
-        const auto& v2 = *again.value->verdict;
+        const auto again = tests::addRunWithRuleDisabled(m_case, "nccl.remote-error");
+        QVERIFY(again);
+        QCOMPARE(again->run, std::int64_t(2));
+        const auto& v2 = *again->analysis.verdict;
         QCOMPARE(eventOf(v2, "nccl.remote-error"), v2.events.size());
         // Found again by rule and record, at the index the event has in run 2.
         std::size_t want = v2.events.size();

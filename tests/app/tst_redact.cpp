@@ -8,6 +8,7 @@
 #include "app/usecases/use_cases.h"
 #include "core/casefile/case_file.h"
 #include "importers/bundle_loader.h"
+#include "tests/common/case_fixture.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
@@ -134,19 +135,7 @@ private Q_SLOTS:
         // catalogs name node-02 in their rules' test lines, so both change, and each must keep a hash of its own.
         const std::string twoRuns = m_dir.filePath(QStringLiteral("two-catalogs.faultline")).toStdString();
         std::filesystem::copy_file(m_case, twoRuns);
-        QTemporaryDir pack;
-        std::filesystem::create_directories(pack.path().toStdString() + "/packs");
-        std::ofstream(pack.path().toStdString() + "/packs/quiet.yaml")
-            << "pack: quiet\ndescription: No remote NCCL errors.\ndisable: [nccl.remote-error]\n";
-        usecases::ReproduceRequest rerun;
-        rerun.casePath = twoRuns;
-        rerun.rules = usecases::Rules::Current;
-        rerun.currentRulesDir = tests::sourcePath("rules");
-        rerun.currentPackDirs = { pack.path().toStdString() };
-        const auto again = usecases::reproduceCase(rerun);
-        QVERIFY2(again.ok(), again.failure.text().c_str());
-        const auto added = usecases::addRun(*again.value);
-        QVERIFY2(added.ok(), added.failure.text().c_str());
+        QVERIFY(tests::addRunWithRuleDisabled(twoRuns, "nccl.remote-error"));
 
         usecases::RedactRequest req;
         req.casePath = twoRuns;

@@ -14,8 +14,6 @@
 #include <QTest>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 
 using namespace faultline;
 

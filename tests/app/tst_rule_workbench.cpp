@@ -3,8 +3,8 @@
 // shows the verdict diff; breaking its regex shows the located error at its line (underlined, in the gutter, in the
 // problems list); a rule made from a line of the evidence viewer runs at once and fires on that line; saving writes
 // the user's pack with its version and reloads the catalog; the regression over a case library of twelve lists exactly
-// the flipped cases, one opening in one click; the must-not-fire sweep lists every case and line where the rule fires, a
-// line opening its case at that line. Screenshots under screenshots/ in the build tree.
+// the flipped cases, one opening in one click; the must-not-fire sweep lists every case and line where the rule fires,
+// a line opening its case at that line. Screenshots under screenshots/ in the build tree.
 #include "app/gui/catalog_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/rule_edit_controller.h"

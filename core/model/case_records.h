@@ -105,6 +105,61 @@ struct CaseRun
     std::optional<RunDiff> diff; ///< from the previous run; none for the first run or when it could not be read
 };
 
+// --- the story (story.h has what reads and builds it) ---
+
+/// The event a step selects, named as an event annotation names it.
+struct StoryEventRef
+{
+    std::string ruleId;
+    std::string path; ///< the file of the record it was made from
+    std::uint64_t line = 0; ///< 1-based
+    std::int64_t byteOffset = -1; ///< the record's first byte (-1: unknown)
+    std::string type; ///< what it shows (for a text when it is no longer found)
+    std::string node;
+    std::int64_t timeNs = INT64_MIN;
+
+    bool operator==(const StoryEventRef&) const = default;
+};
+
+/// The state of the workbench's views that a step restores. Empty fields leave that part of the view as it is.
+struct StoryViewState
+{
+    std::int64_t fromNs = INT64_MIN; ///< the timeline's window (both INT64_MIN: fit to the verdict)
+    std::int64_t toNs = INT64_MIN;
+    std::vector<std::string> expandedLanes; ///< nodes whose GPU/rank sub-lanes are open
+    std::string topLane; ///< the node lane scrolled to the top ("" the first)
+    std::optional<StoryEventRef> event; ///< the selected event
+    std::string lane; ///< the selected node lane (when no event is selected)
+    std::string symptom; ///< the selected symptom type
+    std::string evidencePath; ///< the file the evidence viewer shows
+    std::vector<std::uint64_t> evidenceLines; ///< its highlighted lines (1-based), the first one scrolled to
+    std::vector<std::string> panes; ///< the open panes by name (evidence, symptoms, metrics, search, rules, …)
+    bool clocksAligned = false;
+
+    bool operator==(const StoryViewState&) const = default;
+};
+
+/// One step: a title, a short text (Markdown) and the view state it shows.
+struct StoryStep
+{
+    std::string title;
+    std::string text;
+    StoryViewState state;
+    std::string origin; ///< "proposed" (built from the verdict) or "user"
+
+    bool operator==(const StoryStep&) const = default;
+};
+
+/// A revision of a case's story: the whole list of steps as one save left it.
+struct Story
+{
+    std::int64_t revision = 0; ///< 0: the case has no story yet
+    std::string author;
+    std::string createdAt;
+    std::string change; ///< what the save did ("proposed from run 2", "added step 3", …)
+    std::vector<StoryStep> steps;
+};
+
 /// A case's history as one snapshot, read in one go: what a front end shows of a case beside its verdict.
 struct CaseHistory
 {
@@ -122,6 +177,8 @@ struct CaseHistory
     std::vector<Diagnostic> problems;
     /// Notes about the open (a migration and its backup, read-only because of a newer schema).
     std::vector<Diagnostic> notes;
+    /// The story's latest revision (revision 0 and no steps: the case has none).
+    Story story;
 
     /// The current narrative (the latest one), or null when the case has none.
     const Annotation* narrative() const

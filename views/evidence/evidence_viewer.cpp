@@ -59,6 +59,7 @@ void EvidenceViewer::setText(std::shared_ptr<core::EvidenceText> text)
     m_file = 0;
     m_lines = m_text && m_text->fileCount() > 0 ? m_text->lineCount(0) : 0;
     m_highlight = 0;
+    m_extra.clear();
     m_cache.clear();
     m_longest = 0;
     m_marks.clear();
@@ -97,12 +98,21 @@ std::optional<QPoint> EvidenceViewer::linePosition(std::uint64_t line) const
     return QPoint(gutterWidth() / 2, static_cast<int>(line - first) * h + h / 2);
 }
 
+void EvidenceViewer::setExtraHighlights(std::vector<std::uint64_t> lines)
+{
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    m_extra = std::move(lines);
+    viewport()->update();
+}
+
 void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QString& focus)
 {
     if (!m_text || file >= m_text->fileCount())
         return;
     if (file != m_file || m_lines == 0) {
         m_file = file;
+        m_extra.clear();
         m_lines = m_text->lineCount(file);
         m_cache.clear();
         m_longest = 0;
@@ -221,6 +231,11 @@ void EvidenceViewer::paintEvent(QPaintEvent*)
     int widest = m_longest;
     for (std::uint64_t line = first; line <= last + 1 && line <= m_lines; ++line) {
         const int y = static_cast<int>(line - first) * h;
+        if (line != m_highlight && std::binary_search(m_extra.begin(), m_extra.end(), line)) {
+            QColor hl = pal.highlight().color();
+            hl.setAlpha(35);
+            p.fillRect(QRect(0, y, viewport()->width(), h), hl);
+        }
         if (line == m_highlight) {
             QColor hl = pal.highlight().color();
             hl.setAlpha(70);

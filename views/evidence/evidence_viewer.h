@@ -52,6 +52,10 @@ public:
     std::uint64_t highlightedLine() const { return m_highlight; }
     /// The first and last line on screen (1-based; 0 when the file is empty).
     std::pair<std::uint64_t, std::uint64_t> visibleLines() const;
+    /// Lines of the file shown that are highlighted besides the selected one (a story step's lines), shaded lighter
+    /// than it; showing another file or a new text clears them.
+    void setExtraHighlights(std::vector<std::uint64_t> lines);
+    const std::vector<std::uint64_t>& extraHighlights() const { return m_extra; }
     /// The gutter's annotation marks (replaces the previous ones; a new text clears them).
     void setLineMarks(std::vector<EvidenceLineMark> marks);
     /// The marks on line `line` of the file shown.
@@ -83,6 +87,7 @@ private:
     std::size_t m_file = 0;
     std::uint64_t m_lines = 0;
     std::uint64_t m_highlight = 0;
+    std::vector<std::uint64_t> m_extra; ///< sorted
     int m_focusStart = -1; ///< the focus text on the highlighted line, in characters
     int m_focusLength = 0;
     bool m_scrollToFocus = false; ///< bring the focus into view at the next paint, when the viewport has its size

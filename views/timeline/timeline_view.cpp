@@ -16,6 +16,7 @@
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QVariantAnimation>
 #include <QWheelEvent>
 #include <QtConcurrent>
 
@@ -351,6 +352,8 @@ QSize TimelineView::minimumSizeHint() const
 
 void TimelineView::setResult(const AnalysisResult& result)
 {
+    if (m_rangeAnimation) // the user (or a new result) takes over from a move in progress
+        m_rangeAnimation->stop();
     if (m_indexCancel)
         m_indexCancel->store(true); // a newer result supersedes the one being indexed
     m_indexCancel.reset();
@@ -1167,6 +1170,102 @@ void TimelineView::setLaneExpanded(int lane, bool expanded)
     viewport()->update();
 }
 
+std::vector<std::string> TimelineView::expandedNodes() const
+{
+    std::vector<std::string> out;
+    const auto& lanes = m_geo.lanes();
+    for (const std::uint32_t lane : m_geo.laneOrder())
+        if (lane < lanes.size() && lanes[lane].kind == LaneKind::Node && m_geo.isExpanded(lane))
+            for (const auto& [node, index] : m_laneOfNode)
+                if (index == lane) {
+                    out.push_back(node);
+                    break;
+                }
+    return out;
+}
+
+void TimelineView::setExpandedNodes(const std::vector<std::string>& nodes)
+{
+    const std::set<std::string> open(nodes.begin(), nodes.end());
+    for (const auto& [node, lane] : m_laneOfNode)
+        if (m_geo.lanes()[lane].kind == LaneKind::Node)
+            m_geo.setExpanded(lane, open.count(node) > 0);
+    syncScrollBars();
+    viewport()->update();
+}
+
+std::string TimelineView::topNode() const
+{
+    if (m_geo.scrollY() <= 0)
+        return {};
+    const auto& rows = m_geo.rows();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].pinned || rows[r].depth != 0 || rows[r].y + 0.5 < m_geo.pinnedHeight() + m_geo.scrollY())
+            continue;
+        for (const auto& [node, lane] : m_laneOfNode)
+            if (lane == rows[r].lane)
+                return node;
+        return {};
+    }
+    return {};
+}
+
+void TimelineView::scrollToNode(const std::string& node)
+{
+    double y = 0;
+    if (!node.empty())
+        if (const std::int32_t lane = laneOfNodeName(node); lane >= 0)
+            if (const std::int32_t row = m_geo.rowOfLane(static_cast<std::uint32_t>(lane)); row >= 0)
+                y = m_geo.rows()[static_cast<std::size_t>(row)].y - m_geo.pinnedHeight();
+    m_geo.setScrollY(y);
+    syncScrollBars();
+    viewport()->update();
+}
+
+void TimelineView::animateRange(qint64 fromNs, qint64 toNs, int durationMs)
+{
+    if (m_rangeAnimation)
+        m_rangeAnimation->stop();
+    const qint64 startFrom = m_geo.rangeFrom();
+    const qint64 startTo = m_geo.rangeTo();
+    if (durationMs <= 0 || startTo <= startFrom || (startFrom == fromNs && startTo == toNs)) {
+        setRange(fromNs, toNs);
+        return;
+    }
+    if (!m_rangeAnimation) {
+        m_rangeAnimation = new QVariantAnimation(this);
+        m_rangeAnimation->setStartValue(0.0);
+        m_rangeAnimation->setEndValue(1.0);
+        m_rangeAnimation->setEasingCurve(QEasingCurve::InOutCubic);
+        connect(m_rangeAnimation, &QVariantAnimation::finished, this, &TimelineView::rangeAnimationFinished);
+    }
+    disconnect(m_rangeAnimation, &QVariantAnimation::valueChanged, this, nullptr);
+    m_rangeAnimation->setDuration(durationMs);
+    // The window's centre moves linearly and its span geometrically, so a zoom from hours to seconds neither races
+    // at the start nor crawls at the end.
+    const double c0 = 0.5 * (static_cast<double>(startFrom) + static_cast<double>(startTo));
+    const double c1 = 0.5 * (static_cast<double>(fromNs) + static_cast<double>(toNs));
+    const double s0 = static_cast<double>(startTo - startFrom);
+    const double s1 = std::max(1.0, static_cast<double>(toNs - fromNs));
+    connect(m_rangeAnimation, &QVariantAnimation::valueChanged, this,
+        [this, c0, c1, s0, s1, fromNs, toNs](const QVariant& value) {
+            const double t = value.toDouble();
+            if (t >= 1.0) {
+                changeRange([&] { m_geo.setRange(fromNs, toNs); });
+                return;
+            }
+            const double c = c0 + (c1 - c0) * t;
+            const double span = s0 * std::pow(s1 / s0, t);
+            changeRange([&] { m_geo.setRange(static_cast<qint64>(c - span / 2), static_cast<qint64>(c + span / 2)); });
+        });
+    m_rangeAnimation->start();
+}
+
+bool TimelineView::isAnimating() const
+{
+    return m_rangeAnimation && m_rangeAnimation->state() == QAbstractAnimation::Running;
+}
+
 void TimelineView::selectEvent(int eventIndex)
 {
     if (m_indexing) {
@@ -1209,6 +1308,8 @@ void TimelineView::setCursor(qint64 ns)
 
 void TimelineView::setRange(qint64 fromNs, qint64 toNs)
 {
+    if (m_rangeAnimation)
+        m_rangeAnimation->stop();
     changeRange([&] { m_geo.setRange(fromNs, toNs); });
 }
 
@@ -1278,6 +1379,8 @@ void TimelineView::scrollContentsBy(int dx, int dy)
 
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
+    if (m_rangeAnimation) // the user (or a new result) takes over from a move in progress
+        m_rangeAnimation->stop();
     const QPointF pos = event->position();
     const QPoint d = event->angleDelta();
     event->accept();
@@ -1297,6 +1400,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
+    if (m_rangeAnimation) // the user (or a new result) takes over from a move in progress
+        m_rangeAnimation->stop();
     setFocus(Qt::MouseFocusReason);
     const QPointF pos = event->position();
     if (event->button() == Qt::MiddleButton) {
@@ -1426,6 +1531,8 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
+    if (m_rangeAnimation) // the user (or a new result) takes over from a move in progress
+        m_rangeAnimation->stop();
     const double centre = m_cursor != INT64_MIN && m_cursor >= m_geo.rangeFrom() && m_cursor <= m_geo.rangeTo()
         ? m_geo.mapTimeToX(m_cursor)
         : m_geo.plotLeft() + m_geo.plotWidth() / 2;

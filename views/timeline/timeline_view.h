@@ -48,6 +48,7 @@
 
 class QAction;
 class QPainter;
+class QVariantAnimation;
 
 namespace faultline::views {
 
@@ -93,6 +94,19 @@ public:
     std::optional<QPointF> markPosition(int eventIndex) const;
     /// Expands or collapses a node's sub-lanes.
     void setLaneExpanded(int lane, bool expanded);
+    /// The nodes whose sub-lanes are open, in display order.
+    std::vector<std::string> expandedNodes() const;
+    /// Opens exactly these nodes' sub-lanes (the others close); unknown nodes are ignored.
+    void setExpandedNodes(const std::vector<std::string>& nodes);
+    /// The node whose lane is the first scrolled row at the top ("" when the lanes are not scrolled or none).
+    std::string topNode() const;
+    /// Scrolls the lanes so that `node`'s lane is the first scrolled row ("" scrolls to the top).
+    void scrollToNode(const std::string& node);
+    /// Moves to [fromNs, toNs] over `durationMs` (eased), emitting rangeChanged as it goes; 0 or less jumps at once.
+    /// A newer range change (this call, setRange, the user) stops a move in progress.
+    void animateRange(qint64 fromNs, qint64 toNs, int durationMs);
+    /// Whether an animateRange move is in progress.
+    bool isAnimating() const;
 
     /// Whether anything of the result has a time to place (otherwise the view says so instead of drawing an axis).
     bool hasTimes() const { return !m_noTimes; }
@@ -176,6 +190,8 @@ Q_SIGNALS:
     void laneSelected(const QString& node);
     /// setResult's result is indexed and shown (at once for small results, later for large ones).
     void indexed();
+    /// An animateRange move reached its range (not emitted when it was stopped).
+    void rangeAnimationFinished();
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -317,6 +333,8 @@ private:
     TimelineHit m_pressHit;
     double m_lastPanX = 0;
     double m_bandX = 0;
+
+    QVariantAnimation* m_rangeAnimation = nullptr;
 
     int m_headerWidth = 180;
     int m_axisHeight = 40;

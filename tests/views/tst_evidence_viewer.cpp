@@ -8,6 +8,7 @@
 #include "views/evidence/evidence_viewer.h"
 
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace faultline;
@@ -136,6 +137,30 @@ private Q_SLOTS:
         QVERIFY(pane.showLine(QStringLiteral("b.log"), 2));
         QCOMPARE(pane.viewer()->file(), std::size_t(1));
         QCOMPARE(pane.position(), QStringLiteral("line 2 of 2"));
+    }
+
+    /// A right click selects the line under the pointer (the context menu acts on it), as a left click does; a
+    /// story step's extra lines are kept until another file is shown.
+    void aRightClickSelectsTheLineUnderIt()
+    {
+        views::EvidencePane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.setText(core::inputText(inputOf({ { "a.log", "one\ntwo\nthree\nfour\n" }, { "b.log", "x\n" } })));
+        QVERIFY(pane.showLine(QStringLiteral("a.log"), 1));
+        auto* viewer = pane.viewer();
+        viewer->setExtraHighlights({ 4, 2, 4 });
+        QCOMPARE(viewer->extraHighlights(), (std::vector<std::uint64_t> { 2, 4 }));
+        QSignalSpy selected(viewer, &views::EvidenceViewer::lineSelected);
+        const auto at = viewer->linePosition(3);
+        QVERIFY(at.has_value());
+        QTest::mouseClick(viewer->viewport(), Qt::RightButton, {}, QPoint(at->x() + 40, at->y()));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().at(1).value<std::uint64_t>(), std::uint64_t(3));
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(3));
+        QVERIFY(pane.showLine(QStringLiteral("b.log"), 1));
+        QVERIFY(viewer->extraHighlights().empty());
     }
 
     void aLongJsonRecordScrollsToItsMessage()

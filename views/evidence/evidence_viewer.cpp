@@ -298,7 +298,8 @@ void EvidenceViewer::keyPressEvent(QKeyEvent* event)
 void EvidenceViewer::mousePressEvent(QMouseEvent* event)
 {
     setFocus(Qt::MouseFocusReason);
-    if (!m_text || m_lines == 0 || event->button() != Qt::LeftButton) {
+    // A right click selects the line too, so the context menu's actions act on the line under the pointer.
+    if (!m_text || m_lines == 0 || (event->button() != Qt::LeftButton && event->button() != Qt::RightButton)) {
         QAbstractScrollArea::mousePressEvent(event);
         return;
     }

@@ -1738,8 +1738,9 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(viewport()->rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
             n == 0 ? tr("No events in this analysis.")
                    : tr("No event of this analysis has a time, so there is nothing to place on a timeline.\n"
-                        "The %n event(s) are listed in the evidence trail, in the order of their files.",
-                       nullptr, static_cast<int>(n)));
+                        "The evidence trail lists the %n event(s) the verdict rests on, in the order of their "
+                        "files; the search finds every other line.",
+                       nullptr, static_cast<int>(m_result.verdict->trail.size())));
         return;
     }
     const QFontMetrics fm(font());

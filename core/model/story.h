@@ -29,6 +29,10 @@ std::string storyStateToJson(const StoryViewState& state);
 std::optional<StoryViewState> storyStateFromJson(
     const std::string& json, const std::string& where, std::vector<Diagnostic>& errors);
 
+/// A revision of the story as one JSON document (`"schema": "faultline.story/1"`): revision, author, created_at,
+/// change and the steps (position, title, text, origin, and state as storyStateToJson writes it), pretty-printed.
+std::string storyToJson(const Story& story);
+
 /// The annotation (target event) resolveAnnotations matches a step's event by.
 Annotation storyEventAnnotation(const StoryEventRef& ref, std::int64_t id = -1);
 

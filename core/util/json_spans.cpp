@@ -27,6 +27,9 @@ public:
         return v;
     }
 
+    /// Where reading stopped: after a failed document(), the byte the text stops being JSON at.
+    std::size_t position() const { return std::min(m_p, m_s.size()); }
+
 private:
     void skipSpace()
     {
@@ -285,6 +288,14 @@ const JsonSpan* JsonSpan::member(std::string_view key) const
 std::optional<JsonSpan> parseJsonSpans(std::string_view json)
 {
     return Reader(json).document();
+}
+
+std::optional<JsonSpan> parseJsonSpans(std::string_view json, std::size_t& errorAt)
+{
+    Reader r(json);
+    auto tree = r.document();
+    errorAt = tree ? 0 : r.position();
+    return tree;
 }
 
 std::string applySpanEdits(std::string_view text, std::vector<SpanEdit> edits)

@@ -29,6 +29,9 @@ struct JsonSpan
 /// The tree of a JSON text (one value, whitespace around it allowed); nullopt when the text is not JSON. Nesting is
 /// limited to 256 levels.
 std::optional<JsonSpan> parseJsonSpans(std::string_view json);
+/// The same, and when the text is not JSON, `errorAt` is the byte where it stops being JSON (the first byte that
+/// cannot continue a value, or the end of a text cut short).
+std::optional<JsonSpan> parseJsonSpans(std::string_view json, std::size_t& errorAt);
 
 /// One replacement of a span of a text.
 struct SpanEdit

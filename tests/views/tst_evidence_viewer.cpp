@@ -183,6 +183,16 @@ private Q_SLOTS:
             qPrintable(QStringLiteral("expected the view scrolled right to column %1, got scroll %2")
                            .arg(expected)
                            .arg(viewer->horizontalScrollBar()->value())));
+        // A long message is marked to its end; one whose tail the line words otherwise, by its beginning.
+        const QString message = QStringLiteral("Attached GPUs : 8, Product Name : NVIDIA H100 80GB HBM3, ECC errors");
+        pane.setText(core::inputText(inputOf({ { "q.txt", "    " + message.toStdString() + "\n" } })));
+        QVERIFY(pane.showLine(QStringLiteral("q.txt"), 1, message));
+        QCOMPARE(viewer->focusColumn(), 4);
+        QCOMPARE(viewer->focusLength(), static_cast<int>(message.size()));
+        QVERIFY(pane.showLine(QStringLiteral("q.txt"), 1, message.left(50) + QStringLiteral(" (cut)")));
+        QCOMPARE(viewer->focusColumn(), 4);
+        QCOMPARE(viewer->focusLength(), 48);
+        pane.setText(core::inputText(inputOf({ { "journal.jsonl", "{}\n" + line + "\n{}\n" } })));
         // A focus the line does not hold leaves the view at the line's start.
         QVERIFY(pane.showLine(QStringLiteral("journal.jsonl"), 2, QStringLiteral("not in the line")));
         QCOMPARE(viewer->focusColumn(), -1);

@@ -23,6 +23,8 @@ namespace faultline::views {
 namespace {
 
 constexpr int kMargin = 6;
+/// How much of a long focus text finds it when the whole does not match.
+constexpr int kFocusPrefix = 48;
 constexpr std::size_t kMaxLineBytes = 4096;
 
 /// Tabs and control characters drawn visibly, so that a line never draws as something it is not.
@@ -129,9 +131,16 @@ void EvidenceViewer::showLine(std::size_t file, std::uint64_t line, const QStrin
     if (m_highlight > 0 && !focus.isEmpty()) {
         const QString text = lineText(m_highlight);
         // The record's message as it stands in the line: as is, or JSON-escaped inside a JSON record.
-        QString escaped = focus;
-        escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
-        for (const QString& candidate : { focus, escaped }) {
+        // A long message whose tail the line holds in another form (escaped otherwise, cut) is found by its
+        // beginning.
+        auto escape = [](QString t) {
+            return t.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+                .replace(QLatin1Char('"'), QStringLiteral("\\\""));
+        };
+        QStringList candidates { focus, escape(focus) };
+        if (focus.size() > kFocusPrefix)
+            candidates << focus.left(kFocusPrefix) << escape(focus.left(kFocusPrefix));
+        for (const QString& candidate : std::as_const(candidates)) {
             const auto at = text.indexOf(candidate);
             if (at >= 0) {
                 m_focusStart = static_cast<int>(at);

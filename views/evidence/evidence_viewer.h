@@ -48,6 +48,8 @@ public:
     void showLine(std::size_t file, std::uint64_t line, const QString& focus = {});
     /// Where the focus text lies on the highlighted line, in characters (-1: nowhere).
     int focusColumn() const { return m_focusStart; }
+    /// How many characters of the highlighted line are marked as the focus (0: none).
+    int focusLength() const { return m_focusLength; }
     std::size_t file() const { return m_file; }
     std::uint64_t highlightedLine() const { return m_highlight; }
     /// The first and last line on screen (1-based; 0 when the file is empty).

@@ -27,6 +27,15 @@ namespace {
 
 using Block = ReportBlock;
 
+/// How an annotation's reason names what it was resolved against.
+constexpr const char* kScopeName = "the report's analysis";
+
+/// The stored run the report's analysis stands for (0: none, it differs from the stored run).
+std::int64_t scopeRun(const Analysis& a)
+{
+    return a.matchesStoredRun ? a.storedRun : 0;
+}
+
 std::string joined(const std::vector<std::string>& v, const char* none = "none")
 {
     std::string out;
@@ -591,6 +600,14 @@ Result<ReportDraft> prepareCaseReport(const ReportRequest& request, const Task& 
     if (!analysed.ok())
         return Result<ReportDraft>::fail(analysed.failure.code, analysed.failure.message, analysed.failure.diagnostics);
     ReportDraft draft;
+    {
+        // The annotations as the report's analysis has them: an event's by its rule and record; one named only by
+        // its index stands for the stored run's event when the re-analysis reproduces that run.
+        const Analysis& a = *analysed.value;
+        draft.annotations = history.value->annotations;
+        draft.resolutions = core::resolveAnnotations(draft.annotations,
+            core::annotationScope(draft.annotations, *a.verdict, *a.evidence, kScopeName, scopeRun(a)));
+    }
     draft.blocks = buildReport(*analysed.value, *history.value, sha256, copy, draft.pictures);
     if (redactor) {
         const auto& p = redactor->profile();

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "app/usecases/use_cases.h"
+#include "core/model/case_records.h"
 #include "core/redact/redaction.h"
 
 #include <cstdint>
@@ -84,6 +85,10 @@ struct ReportDraft
     std::vector<ReportBlock> blocks;
     std::vector<PictureSlot> pictures;
     Analysis analysis; ///< the re-analysis the report describes (its texts are not redacted)
+    /// The case's current annotations and how each one resolved against `analysis` (parallel to them), which the
+    /// pictures draw as the workbench's timeline does: pins, lane badges and bands. Not redacted.
+    std::vector<core::Annotation> annotations;
+    std::vector<core::AnnotationResolution> resolutions;
     /// Set when the report is redacted: a picture's texts (node names on its lanes, the cause's label) must pass it
     /// as well. A Redactor is mutable: use it from one thread at a time.
     std::shared_ptr<core::Redactor> redactor;

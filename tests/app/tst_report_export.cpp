@@ -3,12 +3,14 @@
 // open; a PDF export lands (a PDF with pages and its picture), HTML carries the timeline picture inline and Markdown
 // beside it, the picture's lanes pass the redactor, an export over the case itself is refused and shown, a cancelled
 // one writes nothing; the redaction dialog previews every replacement (node-02 becomes host-b) and then writes a copy
-// that opens. Screenshots of the dialogs and the picture go to the build tree's screenshots/ for a person to look at.
+// that opens; the pictures pin the case's annotations (a bookmark on the cause, redacted with the report). Screenshots
+// of the dialogs and the picture go to the build tree's screenshots/ for a person to look at.
 #include "app/gui/export_report_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/redact_dialog.h"
 #include "app/render/report_export.h"
 #include "app/render/timeline_picture.h"
+#include "app/usecases/case_history.h"
 #include "app/usecases/use_cases.h"
 #include "tests/common/test_helpers.h"
 #include "views/timeline/timeline_view.h"
@@ -198,6 +200,87 @@ private Q_SLOTS:
         QVERIFY(hidden->png != plain->png);
         QImage::fromData(QByteArray::fromStdString(hidden->png))
             .save(QStringLiteral(FAULTLINE_SCREENSHOT_DIR "/report-cause-window-redacted.png"));
+    }
+
+    void thePicturesPinTheCasesAnnotations()
+    {
+        // A copy of the case with a bookmark on the cause (its text names the node).
+        const QString bookmarked = m_dir.filePath(QStringLiteral("bookmarked.faultline"));
+        QVERIFY(QFile::copy(m_case, bookmarked));
+        usecases::ReportRequest r;
+        r.casePath = bookmarked.toStdString();
+        r.currentRulesDir = rulesDir().toStdString();
+        const auto plain = usecases::prepareCaseReport(r);
+        QVERIFY2(plain.ok(), plain.failure.text().c_str());
+        QVERIFY(plain.value->annotations.empty());
+        const std::size_t cause = plain.value->analysis.verdict->cause;
+        usecases::AnnotateRequest bookmark;
+        bookmark.casePath = r.casePath;
+        bookmark.kind = usecases::AnnotationKind::Bookmark;
+        bookmark.text = "the first fault, on node-02";
+        bookmark.target =
+            usecases::AnnotationTarget::event(plain.value->analysis.storedRun, static_cast<std::int64_t>(cause));
+        const auto added = usecases::annotateCase(bookmark);
+        QVERIFY2(added.ok(), added.failure.text().c_str());
+
+        auto draft = usecases::prepareCaseReport(r);
+        QVERIFY2(draft.ok(), draft.failure.text().c_str());
+        QCOMPARE(draft.value->annotations.size(), std::size_t(1));
+        QCOMPARE(draft.value->resolutions.size(), std::size_t(1));
+        QVERIFY2(draft.value->resolutions.front().matched, draft.value->resolutions.front().reason.c_str());
+        QCOMPARE(draft.value->resolutions.front().eventIndex, static_cast<std::int64_t>(cause));
+        QCOMPARE(draft.value->pictures.front().id, std::string("cause-window"));
+
+        // The cause picture's view pins it on the cause's mark; the PNG has the pin's colour there, the picture of
+        // the case without the bookmark does not.
+        const render::PictureView pinned(*draft.value, draft.value->pictures.front());
+        const render::PictureView bare(*plain.value, plain.value->pictures.front());
+        QVERIFY(pinned.view() && bare.view());
+        // Drawn first: the view lays itself out for its size and style as it is rendered, and the positions are then
+        // those of the picture.
+        const auto pinnedPng = pinned.draw();
+        const auto barePng = bare.draw();
+        QVERIFY(pinnedPng && barePng);
+        QImage::fromData(QByteArray::fromStdString(pinnedPng->png))
+            .save(QStringLiteral(FAULTLINE_SCREENSHOT_DIR "/report-cause-window-bookmarked.png"));
+        const auto head = pinned.view()->annotationPosition(added.value->id);
+        QVERIFY2(head, "the bookmark is not drawn in the cause's picture");
+        const auto mark = pinned.view()->markPosition(static_cast<int>(cause));
+        QVERIFY(mark);
+        QVERIFY2(head->x() < mark->x() && mark->x() - head->x() < 16 && head->y() < mark->y(),
+            qPrintable(QStringLiteral("pin at %1,%2, cause at %3,%4")
+                           .arg(head->x())
+                           .arg(head->y())
+                           .arg(mark->x())
+                           .arg(mark->y())));
+        // Inside the ribbon, 4 px under its head (viewport to widget coordinates, then the PNG's pixels).
+        const QPoint at =
+            ((QPointF(pinned.view()->viewport()->pos()) + *head + QPointF(0, 4)) * render::kPictureScale).toPoint();
+        auto pixelAt = [&at](const usecases::ReportPicture& p) {
+            return QImage::fromData(QByteArray::fromStdString(p.png)).pixelColor(at);
+        };
+        const QColor pin = pixelAt(*pinnedPng);
+        QVERIFY2(std::abs(pin.red() - 0) < 40 && std::abs(pin.green() - 128) < 40 && std::abs(pin.blue() - 110) < 40,
+            qPrintable(QStringLiteral("the picture's pixel at the pin (%1,%2) is %3, expected the bookmark's teal "
+                                      "(#00806e)")
+                           .arg(at.x())
+                           .arg(at.y())
+                           .arg(pin.name())));
+        const QColor none = pixelAt(*barePng);
+        QVERIFY2(std::abs(none.green() - none.red()) < 40,
+            qPrintable(QStringLiteral("without the bookmark the pixel is %1, not the background").arg(none.name())));
+
+        // A redacted report's picture pins it too, its tooltip in pseudonyms.
+        r.redaction = core::defaultRedactionProfile();
+        const auto redacted = usecases::prepareCaseReport(r);
+        QVERIFY2(redacted.ok(), redacted.failure.text().c_str());
+        const render::PictureView hidden(*redacted.value, redacted.value->pictures.front());
+        QVERIFY(hidden.view());
+        QVERIFY(hidden.view()->annotationPosition(added.value->id));
+        QCOMPARE(hidden.view()->annotations().size(), std::size_t(1));
+        const QString tip = hidden.view()->annotations().front().tooltip;
+        VERIFY_CONTAINS(tip, QStringLiteral("the first fault, on host-b"));
+        VERIFY_LACKS(tip, QStringLiteral("node-02"));
     }
 
     void anExportOverTheCaseIsRefusedAndShown()

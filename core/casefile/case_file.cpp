@@ -3,6 +3,7 @@
 
 #include "core/casefile/case_internal.h"
 #include "core/casefile/case_schema.h"
+#include "core/model/story.h"
 #include "core/report/import_report.h"
 #include "core/report/verdict_report.h"
 #include "core/rules/rule_catalog.h"
@@ -171,6 +172,28 @@ void storeCatalog(sqlite3* db, const RuleCatalog& catalog)
     Stmt st(db, "INSERT INTO catalog_files(catalog_hash, path, content) VALUES (?,?,?)");
     for (const auto& f : catalog.files())
         st.bind(1, catalog.contentHash()).bind(2, f.storedPath).bindBlob(3, f.text).run();
+}
+
+/// Inserts a revision of the story with all its steps inside the caller's transaction. Returns the revision.
+std::int64_t insertStory(
+    sqlite3* db, const std::vector<StoryStep>& steps, const std::string& change, const std::string& author)
+{
+    {
+        Stmt rev(db, "INSERT INTO story_revisions(author, created_at, change) VALUES (?,?,?)");
+        rev.bind(1, author).bind(2, nowUtc()).bind(3, change).run();
+    }
+    const std::int64_t revision = sqlite3_last_insert_rowid(db);
+    Stmt st(db, "INSERT INTO story_steps(revision, position, title, text, state_json, origin) VALUES (?,?,?,?,?,?)");
+    std::int64_t position = 0;
+    for (const auto& step : steps)
+        st.bind(1, revision)
+            .bind(2, ++position)
+            .bind(3, step.title)
+            .bind(4, step.text)
+            .bind(5, storyStateToJson(step.state))
+            .bind(6, step.origin.empty() ? std::string("user") : step.origin)
+            .run();
+    return revision;
 }
 
 /// Inserts a run and its events inside the caller's transaction. Returns the run id.
@@ -732,6 +755,8 @@ std::unique_ptr<CaseFile> CaseFile::create(
             RunContext ctx = req.run;
             ctx.fingerprint = fingerprint;
             insertRun(db, v, ev, ctx, "create", importId, cp);
+            if (req.story)
+                insertStory(db, *req.story, req.storyChange, defaultAuthor(req.run.author));
             step("before-commit");
             exec(db, "COMMIT");
             exec(db, "PRAGMA journal_mode = WAL;");
@@ -1370,6 +1395,99 @@ std::optional<AnnotationScope> CaseFile::annotationScope(
         out = std::move(scope);
     });
     return out;
+}
+
+// --- the story ----------------------------------------------------------------------------------------------------
+
+std::optional<Story> CaseFile::story(std::int64_t revision, std::vector<Diagnostic>& errors)
+{
+    std::optional<Story> out;
+    guarded(m_path, errors, [&] {
+        Story story;
+        {
+            Stmt st(m_db,
+                revision > 0 ? "SELECT revision, author, created_at, change FROM story_revisions WHERE revision = ?"
+                             : "SELECT revision, author, created_at, change FROM story_revisions "
+                               "ORDER BY revision DESC LIMIT 1");
+            if (revision > 0)
+                st.bind(1, revision);
+            if (!st.step()) {
+                if (revision > 0)
+                    fail(m_path, "story-no-revision", "the case's story has no revision " + std::to_string(revision));
+                out = std::move(story); // no story yet
+                return;
+            }
+            story.revision = st.i64(0);
+            story.author = st.text(1);
+            story.createdAt = st.text(2);
+            story.change = st.text(3);
+        }
+        Stmt st(m_db,
+            "SELECT position, title, text, state_json, origin FROM story_steps WHERE revision = ? ORDER BY position");
+        st.bind(1, story.revision);
+        while (st.step()) {
+            StoryStep step;
+            step.title = st.text(1);
+            step.text = st.text(2);
+            std::vector<Diagnostic> stateErrors;
+            auto state = storyStateFromJson(st.text(3),
+                m_path + " (story revision " + std::to_string(story.revision) + ", step " + std::to_string(st.i64(0))
+                    + ")",
+                stateErrors);
+            if (!state)
+                throw CaseFailure { stateErrors.empty()
+                        ? makeDiagnostic(Severity::Error, "story-state", "a step's view state cannot be read", m_path)
+                        : stateErrors.front() };
+            step.state = std::move(*state);
+            step.origin = st.text(4);
+            story.steps.push_back(std::move(step));
+        }
+        out = std::move(story);
+    });
+    return out;
+}
+
+std::vector<Story> CaseFile::storyRevisions(std::vector<Diagnostic>& errors)
+{
+    std::vector<Story> out;
+    guarded(m_path, errors, [&] {
+        Stmt st(m_db, "SELECT revision, author, created_at, change FROM story_revisions ORDER BY revision");
+        while (st.step()) {
+            Story s;
+            s.revision = st.i64(0);
+            s.author = st.text(1);
+            s.createdAt = st.text(2);
+            s.change = st.text(3);
+            out.push_back(std::move(s));
+        }
+    });
+    return out;
+}
+
+std::int64_t CaseFile::writeStory(const std::vector<StoryStep>& steps, const std::string& change,
+    const std::string& author, std::int64_t baseRevision, std::vector<Diagnostic>& errors)
+{
+    if (!writable(errors))
+        return 0;
+    std::int64_t revision = 0;
+    guarded(m_path, errors, [&] {
+        // BEGIN IMMEDIATE: no other writer can add a revision between the check and the insert.
+        casefile::Transaction tx(m_db);
+        if (baseRevision >= 0) {
+            Stmt st(m_db, "SELECT coalesce(max(revision), 0) FROM story_revisions");
+            const std::int64_t latest = st.step() ? st.i64(0) : 0;
+            if (latest != baseRevision)
+                fail(m_path, "story-conflict",
+                    "the story was changed meanwhile: its latest revision is " + std::to_string(latest)
+                        + ", and this save was made from "
+                        + (baseRevision == 0 ? std::string("no story") : "revision " + std::to_string(baseRevision))
+                        + "; nothing was written (reload the story and make the change again)");
+        }
+        const std::int64_t added = insertStory(m_db, steps, change, defaultAuthor(author));
+        tx.commit();
+        revision = added;
+    });
+    return revision;
 }
 
 std::int64_t CaseFile::expect(

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The case file: one self-contained SQLite file per incident (schema and its documentation: schema.sql). It holds
 // the evidence byte for byte (compressed in chunks, hashed), the import's provenance, the observations indexed by
-// time, node and kind, and the history of verdict runs with their events; annotations and expectations follow.
+// time, node and kind, and the history of verdict runs with their events; annotations, expectations and the
+// story's revisions follow.
 //
 // Safety: a case is created in a temporary file beside the target and renamed into place only once complete, with
 // mode 0600; every later write is one transaction in WAL mode, so a killed process leaves the previous state.
@@ -34,7 +35,7 @@ namespace faultline::core {
 class RuleCatalog;
 class Redactor;
 
-inline constexpr int kCaseSchemaVersion = 3;
+inline constexpr int kCaseSchemaVersion = 4;
 inline constexpr std::uint32_t kCaseApplicationId = 0x464C5443; // "FLTC"
 
 /// Called at named points of a long write ("chunk", "events", "before-commit", ...). Tests use it to kill the
@@ -106,6 +107,10 @@ struct CaseCreateRequest
     /// The evidence's observations already prepared (prepareCaseObservations over `evidence`); null: prepared here.
     std::shared_ptr<const PreparedObservations> preparedObservations;
     CaseCheckpoint checkpoint;
+    /// The story the case starts with, written as its revision 1 in the same transaction as the first run (by the
+    /// run's author); none: the case starts without a story.
+    std::optional<std::vector<StoryStep>> story;
+    std::string storyChange = "proposed from run 1";
 };
 
 struct CaseOpenOptions
@@ -291,6 +296,19 @@ public:
     std::optional<Expectation> expectation(std::vector<Diagnostic>& errors);
     /// How run `run` departs from the case's expectation ("outcome: expected a, got b"); empty when it meets it.
     std::vector<std::string> checkExpectation(std::int64_t run, std::vector<Diagnostic>& errors);
+
+    /// The story's revision `revision` (0: the latest) with its steps in order. A case without a story gives
+    /// revision 0 and no steps. nullopt and `story-no-revision` for a revision the case does not have, or
+    /// `story-state` (located in the step's state text) for a step whose view state cannot be read.
+    std::optional<Story> story(std::int64_t revision, std::vector<Diagnostic>& errors);
+    /// Every revision of the story, oldest first, without their steps.
+    std::vector<Story> storyRevisions(std::vector<Diagnostic>& errors);
+    /// Writes `steps` as the story's new revision, in one transaction (a step without an origin is stored as
+    /// "user"). `baseRevision` is the revision the steps were edited from (0: the case had no story yet); when the
+    /// latest revision is another one, nothing is written and the save fails with `story-conflict`. -1 skips the
+    /// check. Returns the new revision, or 0 with errors (also `case-read-only`).
+    std::int64_t writeStory(const std::vector<StoryStep>& steps, const std::string& change, const std::string& author,
+        std::int64_t baseRevision, std::vector<Diagnostic>& errors);
 
     /// Full check: SQLite's quick_check, then every chunk and file hash. Returns the problems found.
     std::vector<Diagnostic> verify();

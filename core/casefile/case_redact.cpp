@@ -7,7 +7,8 @@
 // Offsets. Redaction works line by line and never adds or removes a newline, so every line number stays valid. Byte
 // offsets do change; the copy's are recomputed: each redacted file keeps a map of its changed lines (where each
 // starts, the shift before it, its edits), and every stored offset (observation blocks, ranks, metric series,
-// events, and "offset"/"length" in the stored JSON next to a file's path) is moved through it. An offset inside a
+// events, annotations, and "offset"/"length"/"byte_offset" in the stored JSON next to a file's path, as in the
+// verdicts and in the story steps' selected events) is moved through it. An offset inside a
 // replaced secret moves to the start of its pseudonym (an end to its end), so a record still covers its text.
 #include "core/casefile/case_internal.h"
 #include "core/redact/redaction.h"
@@ -125,7 +126,8 @@ bool verbatimColumn(const std::string& table, const std::string& column)
         "events.subdomain", "events.severity", "events.relation", "sources.kind", "sources.status", "sources.zone",
         "observation_blocks.kind", "annotations.kind", "annotations.target", "import_diagnostics.phase",
         "import_diagnostics.severity", "import_diagnostics.code", "import_archives.status", "import_archives.code",
-        "expectations.outcome", "expectations.domain", "expectations.subdomain" };
+        "expectations.outcome", "expectations.domain", "expectations.subdomain", "story_revisions.created_at",
+        "story_steps.origin" };
     return kColumns.count(table + "." + column) != 0;
 }
 
@@ -146,7 +148,7 @@ std::vector<std::string> tableOrder(sqlite3* db)
 {
     static const char* const kKnown[] = { "meta", "files", "chunks", "imports", "import_diagnostics", "import_archives",
         "sources", "observation_blocks", "ranks", "metric_series", "runs", "events", "catalog_files", "annotations",
-        "expectations" };
+        "expectations", "story_revisions", "story_steps" };
     std::set<std::string> present;
     {
         Stmt st(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
@@ -399,8 +401,11 @@ bool CaseFile::discoverSecrets(Redactor& redactor, std::vector<Diagnostic>& erro
                 redactor.addKnownHost(st.text(0));
         }
         {
-            Stmt st(m_db,
-                "SELECT author FROM runs UNION SELECT author FROM annotations UNION SELECT author FROM expectations");
+            std::string authors =
+                "SELECT author FROM runs UNION SELECT author FROM annotations UNION SELECT author FROM expectations";
+            if (m_schema >= 4)
+                authors += " UNION SELECT author FROM story_revisions";
+            Stmt st(m_db, authors.c_str());
             while (st.step())
                 redactor.addKnownUser(st.text(0));
         }

@@ -3,7 +3,7 @@
 -- documentation and its source: the build embeds it, and a new case is created by running it.
 --
 -- Identification: PRAGMA application_id = 1179407427 (0x464C5443, "FLTC"); PRAGMA user_version = the schema
--- version (this file: 3). The file is cut into sections, one per version: a new case runs them all; an older case
+-- version (this file: 4). The file is cut into sections, one per version: a new case runs them all; an older case
 -- is migrated forward by running the sections after its version, in one transaction, after a backup copy of the
 -- file is written next to it. A section may only add to what came before (or alter it with SQL of its own). A case
 -- from a newer schema is refused, or opened read-only when its meta.read_compat_version says this build can read it.
@@ -321,3 +321,33 @@ UPDATE annotations SET
     from_ns     = (SELECT e.time_ns FROM events e WHERE e.run_id = annotations.run_id AND e.idx = annotations.event_idx)
 WHERE target = 'event' AND run_id IS NOT NULL;
 CREATE INDEX annotations_by_record ON annotations(file_id, byte_offset);
+
+-- == version 4 ==
+
+-- The story: the ordered steps a postmortem walks through, each a state of the workbench's views and a short text.
+-- Every save writes a new revision holding the whole story; rows are never changed or deleted, so every earlier
+-- story stays readable. The latest revision is the story. A new case starts with revision 1, the story proposed
+-- from its first run's verdict. A save names the revision it was edited from and is refused when another revision
+-- was written meanwhile (story-conflict): a story is never overwritten unseen.
+CREATE TABLE story_revisions (
+    revision   INTEGER PRIMARY KEY,       -- 1, 2, ... in save order
+    author     TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    change     TEXT NOT NULL              -- what the save did: 'proposed from run 1', 'added step 3', ...
+);
+
+-- The steps of each revision, in order. state_json is the view state the step restores (a JSON object; members
+-- left out leave that part of the view as it is): from_ns, to_ns (the timeline's window), expanded_lanes (nodes),
+-- top_lane, event (the selected event, named as an event annotation names it: rule, path, line, byte_offset of its
+-- record in that file, and type, node, time_ns), lane, symptom (a symptom's type), evidence_path and
+-- evidence_lines (the file the evidence viewer shows and its highlighted lines), panes (the open panes by name),
+-- clocks_aligned.
+CREATE TABLE story_steps (
+    revision   INTEGER NOT NULL REFERENCES story_revisions(revision),
+    position   INTEGER NOT NULL,          -- 1-based order within the revision
+    title      TEXT NOT NULL,
+    text       TEXT NOT NULL,             -- Markdown
+    state_json TEXT NOT NULL,
+    origin     TEXT NOT NULL,             -- 'proposed' (built from a verdict) | 'user'
+    PRIMARY KEY (revision, position)
+);

@@ -2,7 +2,7 @@
 // Annotations against an analysis: an event annotation is found again by its rule and record when the indices shift,
 // two rules' events from one record stay apart, and one whose rule or record is gone is unmatched with a reason that
 // names the analysis; symptoms, lanes, lines and ranges resolve too. The case file stores every target kind with its
-// tags, and a schema-2 case with annotations migrates to schema 3 losing nothing, its events resolved in run 1.
+// tags, and a schema-2 case with annotations migrates forward losing nothing, its events resolved in run 1.
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
 #include "core/model/annotations.h"
@@ -333,7 +333,7 @@ private Q_SLOTS:
         errors.clear();
         auto c = CaseFile::open(p, {}, errors);
         QVERIFY2(c, tests::diagCodes(errors).c_str());
-        QCOMPARE(c->schemaVersion(), 3);
+        QCOMPARE(c->schemaVersion(), kCaseSchemaVersion);
         QCOMPARE(c->notes().front().code, std::string("case-migrated"));
         QVERIFY(fs::exists(p + ".schema2.bak"));
         const auto got = c->annotations(errors);

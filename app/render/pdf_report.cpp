@@ -12,7 +12,10 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QTextOption>
 #include <QUrl>
 
@@ -38,6 +41,13 @@ const char* kPrintStyle = "body{font-size:9pt;margin:0;padding:0}\nh1{font-size:
                           "pre{font-size:7.5pt;white-space:pre-wrap;background-color:#f4f4f4;margin-left:40px}\n"
                           ".caption{font-size:8pt;font-style:italic;color:#333333}\n";
 
+/// How much of the block must stand on a heading's page with it: its first line (a picture's paragraph: the picture).
+qreal firstLineHeight(const QTextBlock& block)
+{
+    const QTextLayout* layout = block.layout();
+    return layout && layout->lineCount() > 0 ? layout->lineAt(0).height() : 0;
+}
+
 } // namespace
 
 std::string pdfStyleSheet()
@@ -48,6 +58,48 @@ std::string pdfStyleSheet()
 int pdfTextWidth()
 {
     return pageLayout().paintRectPixels(kDpi).width();
+}
+
+int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight)
+{
+    int moves = 0;
+    if (pageHeight <= 0)
+        return moves;
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    doc.pageCount(); // laid out to its end
+    QTextBlock from = doc.begin();
+    for (int moved = 0; moved < 200 && from.isValid(); ++moved) {
+        QTextBlock heading;
+        for (QTextBlock b = from; b.isValid(); b = b.next()) {
+            if (b.blockFormat().headingLevel() == 0)
+                continue;
+            QTextBlock next = b.next();
+            while (next.isValid() && next.length() <= 1 && next.blockFormat().headingLevel() == 0)
+                next = next.next(); // an empty block (between a list and what follows it) heads nothing
+            if (!next.isValid())
+                break;
+            const QRectF h = layout->blockBoundingRect(b);
+            const QRectF n = layout->blockBoundingRect(next);
+            const auto page = static_cast<int>(h.top() / pageHeight);
+            const bool alone = n.top() + firstLineHeight(next) > (page + 1) * pageHeight;
+            // A heading already at a page's top stays: moving it would not bring its text any closer.
+            if (alone && h.top() > page * pageHeight + 1) {
+                heading = b;
+                break;
+            }
+        }
+        if (!heading.isValid())
+            return moves;
+        QTextCursor cursor(heading);
+        QTextBlockFormat format = heading.blockFormat();
+        format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
+        cursor.setBlockFormat(format);
+        // The document lays itself out again lazily; a block not laid out yet has no place to measure.
+        doc.pageCount();
+        from = heading.next();
+        ++moves;
+    }
+    return moves;
 }
 
 PdfResult writePdfReport(const PdfRequest& request, const std::atomic_bool* cancel)
@@ -92,6 +144,7 @@ PdfResult writePdfReport(const PdfRequest& request, const std::atomic_bool* canc
     doc.documentLayout()->setPaintDevice(&writer);
     doc.setPageSize(body);
     doc.setHtml(QString::fromStdString(request.html));
+    keepHeadingsWithNext(doc, body.height());
     const int pages = doc.pageCount();
     for (int i = 0; i < pages; ++i) {
         if (cancelled()) {

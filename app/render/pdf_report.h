@@ -2,7 +2,7 @@
 // A report's HTML as a PDF: QTextDocument lays it out on A4 pages (margins, the report's title and "page N of M" at
 // the foot of every page) and QPdfWriter writes it with its fonts embedded. The pictures are the HTML's files
 // (RenderOptions with PictureLinks::Files and no directory), given to the document as image resources, so the PDF
-// needs nothing beside it.
+// needs nothing beside it. A heading is kept on the page of what it heads.
 // Thread affinity: any thread (QTextDocument and QPdfWriter are reentrant; images are QImage, never QPixmap); a
 // QGuiApplication must exist for the fonts.
 #pragma once
@@ -10,9 +10,12 @@
 #include "app/usecases/report.h"
 
 #include <QString>
+#include <QtGlobal>
 
 #include <atomic>
 #include <vector>
+
+class QTextDocument;
 
 namespace faultline::render {
 
@@ -22,6 +25,11 @@ int pdfTextWidth();
 
 /// The CSS the report's HTML is laid out with for print (RenderOptions::style): QTextDocument's subset of CSS.
 std::string pdfStyleSheet();
+
+/// Moves each heading that would end a page, with what it heads beginning the next, to the next page (a page break
+/// before it): QTextDocument's CSS has no page-break-after: avoid, its page breaks are only "always" or "auto". One at
+/// a time from the top, since every move lays the rest out again. Returns how many it moved.
+int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight);
 
 struct PdfRequest
 {

@@ -3,11 +3,13 @@
 // open; a PDF export lands (a PDF with pages and its picture), HTML carries the timeline picture inline and Markdown
 // beside it, the picture's lanes pass the redactor, an export over the case itself is refused and shown, a cancelled
 // one writes nothing; the redaction dialog previews every replacement (node-02 becomes host-b) and then writes a copy
-// that opens; the pictures pin the case's annotations (a bookmark on the cause, redacted with the report). Screenshots
-// of the dialogs and the picture go to the build tree's screenshots/ for a person to look at.
+// that opens; the pictures pin the case's annotations (a bookmark on the cause, redacted with the report); a PDF's
+// heading is not left alone at a page's foot. Screenshots of the dialogs and the picture go to the build tree's
+// screenshots/ for a person to look at.
 #include "app/gui/export_report_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/redact_dialog.h"
+#include "app/render/pdf_report.h"
 #include "app/render/report_export.h"
 #include "app/render/timeline_picture.h"
 #include "app/usecases/case_history.h"
@@ -15,6 +17,7 @@
 #include "tests/common/test_helpers.h"
 #include "views/timeline/timeline_view.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QAction>
 #include <QDir>
 #include <QFile>
@@ -28,6 +31,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
 
 using namespace faultline;
 
@@ -281,6 +286,45 @@ private Q_SLOTS:
         const QString tip = hidden.view()->annotations().front().tooltip;
         VERIFY_CONTAINS(tip, QStringLiteral("the first fault, on host-b"));
         VERIFY_LACKS(tip, QStringLiteral("node-02"));
+    }
+
+    void aHeadingIsNotLeftAtAPagesFoot()
+    {
+        // Fillers until the heading ends page 1 with its text on page 2, as the layout leaves it by itself.
+        constexpr qreal kPage = 300;
+        auto layOut = [](QTextDocument& doc, int fillers) {
+            doc.setDocumentMargin(0);
+            doc.setPageSize(QSizeF(400, kPage));
+            QString html;
+            for (int i = 0; i < fillers; ++i)
+                html += QStringLiteral("<p>filler %1</p>").arg(i);
+            doc.setHtml(html + QStringLiteral("<h2>The heading</h2><p>What it heads.</p><p>More.</p>"));
+            doc.pageCount();
+        };
+        auto pagesOf = [](QTextDocument& doc) {
+            QTextBlock heading = doc.begin();
+            while (heading.isValid() && heading.blockFormat().headingLevel() == 0)
+                heading = heading.next();
+            const auto* layout = doc.documentLayout();
+            return std::make_pair(static_cast<int>(layout->blockBoundingRect(heading).top() / kPage),
+                static_cast<int>(layout->blockBoundingRect(heading.next()).bottom() / kPage));
+        };
+        int alone = -1;
+        for (int fillers = 1; fillers < 60 && alone < 0; ++fillers) {
+            QTextDocument doc;
+            layOut(doc, fillers);
+            const auto [heading, text] = pagesOf(doc);
+            if (heading == 0 && text == 1)
+                alone = fillers;
+            // Any other case leaves the heading where it is.
+            if (heading == text)
+                QCOMPARE(render::keepHeadingsWithNext(doc, kPage), 0);
+        }
+        QVERIFY2(alone > 0, "no number of fillers leaves the heading alone at the foot of page 1");
+        QTextDocument doc;
+        layOut(doc, alone);
+        QCOMPARE(render::keepHeadingsWithNext(doc, kPage), 1);
+        QCOMPARE(pagesOf(doc), std::make_pair(1, 1));
     }
 
     void anExportOverTheCaseIsRefusedAndShown()

@@ -6,9 +6,11 @@
 #include "app/usecases/redact.h"
 #include "app/usecases/regress.h"
 #include "app/usecases/report.h"
+#include "app/usecases/story.h"
 #include "app/usecases/use_cases.h"
 #include "core/analysis/analyzer.h"
 #include "core/casefile/case_file.h"
+#include "core/model/story.h"
 #include "core/report/import_report.h"
 #include "core/report/verdict_report.h"
 #include "core/rules/rule_catalog.h"
@@ -80,6 +82,13 @@ commands:
       says so. --author defaults to $FAULTLINE_AUTHOR or $USER.
   expect CASE [--run N] [--note TEXT] [--author NAME]
       Mark a run's verdict (default: the latest) as the expected one; rerun then reports whether new runs meet it.
+  story CASE [--revision N] [--json] [--history] | story CASE --propose [--author NAME]
+      Print the case's story, the steps a postmortem walks through (default: its latest revision): each step's
+      position, title, time window (UTC), selected event and text; --json as JSON (faultline.story/1).
+      --history lists every revision (author, time, what it changed); every save is a new revision and earlier
+      ones stay readable. --propose saves the story the latest run's verdict proposes (the precursors, the
+      cause, the first symptom on each other node, the teardown) as a new revision; it re-analyses the stored
+      evidence with the run's own rules. A new case starts with that story as revision 1.
   report CASE [--format md|html|pdf] [-o FILE] [--pictures] [--rules DIR] [--redact default|FILE]
       Write the case as a postmortem report (Markdown by default, one self-contained HTML file, or an A4
       PDF): the verdict, what the cause explains, coverage, the evidence trail with file:line and each file's
@@ -833,6 +842,146 @@ int expectCommand(const std::vector<std::string>& args)
     return kExitOk;
 }
 
+/// "2026-11-02T10:15:00Z .. 2026-11-02T10:16:00Z", or what an unset window means.
+std::string storyWindow(const core::StoryViewState& s)
+{
+    if (s.fromNs == INT64_MIN && s.toNs == INT64_MIN)
+        return "the whole verdict";
+    return (s.fromNs == INT64_MIN ? std::string("…") : core::formatUtc(s.fromNs)) + " .. "
+        + (s.toNs == INT64_MIN ? std::string("…") : core::formatUtc(s.toNs));
+}
+
+int storyCommand(const std::vector<std::string>& args, const char* argv0)
+{
+    std::string casePath;
+    std::int64_t revision = 0;
+    bool json = false;
+    bool history = false;
+    bool propose = false;
+    bool revisionGiven = false;
+    std::string author;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json")
+            json = true;
+        else if (a == "--history")
+            history = true;
+        else if (a == "--propose")
+            propose = true;
+        else if (a == "--author" && i + 1 < args.size())
+            author = args[++i];
+        else if (a == "--revision" && i + 1 < args.size()) {
+            const std::string& v = args[++i];
+            const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), revision);
+            if (ec != std::errc() || p != v.data() + v.size() || revision < 1)
+                return usage("--revision takes a revision number (from 1)");
+            revisionGiven = true;
+        } else if (!a.empty() && a[0] == '-')
+            return usage("unknown option or missing value: " + a);
+        else if (casePath.empty())
+            casePath = a;
+        else
+            return usage("story takes one CASE");
+    }
+    if (casePath.empty())
+        return usage("story needs a CASE");
+    if (propose && (history || revisionGiven || json))
+        return usage("--propose saves a new revision: it takes no --revision, --history or --json");
+    if (!propose && !author.empty())
+        return usage("--author names who proposes a story (with --propose)");
+    if (history && revisionGiven)
+        return usage("--history lists every revision: it takes no --revision");
+
+    if (propose) {
+        const auto done = usecases::proposeCaseStory(casePath, author, app::defaultRulesDir(argv0));
+        if (!done.ok())
+            return done.failure.code == usecases::Exit::Case ? printCaseFailure(done.failure)
+                                                             : printFailure(done.failure);
+        printWarnings(done.value->notes);
+        const auto story = usecases::readStory(casePath, done.value->revision);
+        std::cout << "story revision " << done.value->revision << " saved to " << casePath;
+        if (story.ok())
+            std::cout << ": " << story.value->change << " (" << story.value->steps.size() << " step"
+                      << (story.value->steps.size() == 1 ? "" : "s") << ")";
+        std::cout << '\n';
+        return kExitOk;
+    }
+    if (history) {
+        const auto revisions = usecases::storyRevisions(casePath);
+        if (!revisions.ok())
+            return printCaseFailure(revisions.failure);
+        if (json) {
+            core::JsonWriter w(true);
+            w.beginObject();
+            w.field("schema", "faultline.story-history/1");
+            w.key("revisions").beginArray();
+            for (const auto& r : *revisions.value)
+                w.beginObject()
+                    .field("revision", r.revision)
+                    .field("author", r.author)
+                    .field("created_at", r.createdAt)
+                    .field("change", r.change)
+                    .endObject();
+            w.endArray();
+            w.endObject();
+            std::cout << w.str() << '\n';
+            return kExitOk;
+        }
+        if (revisions.value->empty())
+            std::cout << "the case has no story yet (faultline-cli story " << casePath << " --propose makes one)\n";
+        for (const auto& r : *revisions.value)
+            std::cout << "revision " << r.revision << "  " << r.createdAt << "  by " << r.author << "  " << r.change
+                      << '\n';
+        return kExitOk;
+    }
+    const auto story = usecases::readStory(casePath, revision);
+    if (!story.ok())
+        return printCaseFailure(story.failure);
+    const core::Story& st = *story.value;
+    if (json) {
+        std::cout << core::storyToJson(st);
+        return kExitOk;
+    }
+    if (st.revision == 0) {
+        std::cout << "the case has no story yet (faultline-cli story " << casePath << " --propose makes one)\n";
+        return kExitOk;
+    }
+    std::cout << "story revision " << st.revision << " by " << st.author << " at " << st.createdAt << ": " << st.change
+              << " (" << st.steps.size() << " step" << (st.steps.size() == 1 ? "" : "s") << ")\n";
+    std::size_t position = 0;
+    for (const auto& step : st.steps) {
+        const auto& s = step.state;
+        std::cout << '\n'
+                  << ++position << ". " << step.title << (step.origin == "user" ? "" : "  [" + step.origin + "]")
+                  << "\n   window: " << storyWindow(s) << '\n';
+        if (s.event) {
+            const auto& e = *s.event;
+            std::cout << "   event: " << (e.type.empty() ? e.ruleId : e.type) << (e.node.empty() ? "" : " on " + e.node)
+                      << (e.timeNs == INT64_MIN ? "" : " at " + core::formatUtc(e.timeNs));
+            if (!e.path.empty())
+                std::cout << "\n     --> " << e.path << ":" << e.line;
+            std::cout << '\n';
+        } else if (!s.lane.empty()) {
+            std::cout << "   lane: " << s.lane << '\n';
+        }
+        if (!s.symptom.empty())
+            std::cout << "   symptom: " << s.symptom << '\n';
+        if (!step.text.empty()) {
+            // The text as it was written, each line indented under its step.
+            std::string::size_type from = 0;
+            while (from <= step.text.size()) {
+                const auto nl = step.text.find('\n', from);
+                std::cout << "   " << step.text.substr(from, nl == std::string::npos ? std::string::npos : nl - from)
+                          << '\n';
+                if (nl == std::string::npos)
+                    break;
+                from = nl + 1;
+            }
+        }
+    }
+    return kExitOk;
+}
+
 int explainCommand(const std::vector<std::string>& args, const char* argv0)
 {
     usecases::ExplainRequest req;
@@ -1415,6 +1564,8 @@ int main(int argc, char** argv)
             return annotateCommand({ args.begin() + 1, args.end() });
         if (args[0] == "expect")
             return expectCommand({ args.begin() + 1, args.end() });
+        if (args[0] == "story")
+            return storyCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "report")
             return reportCommand({ args.begin() + 1, args.end() }, argv[0]);
         if (args[0] == "redact")

@@ -68,6 +68,8 @@ Result<core::CaseHistory> caseHistory(const std::string& casePath)
             h.resolvedRun = runs.back().id;
         }
     }
+    if (auto story = c->story(0, errors))
+        h.story = std::move(*story);
     h.problems = c->problems();
     h.problems.insert(h.problems.end(), errors.begin(), errors.end());
     Result<core::CaseHistory> out;

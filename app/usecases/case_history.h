@@ -18,9 +18,9 @@
 namespace faultline::usecases {
 
 /// Reads `casePath`'s runs (each with its diff from the one before), expectation and how the latest run meets it,
-/// current annotations resolved against the latest run, and the notes and problems of the open. Opens the case
-/// read-only; errors met while reading a part are kept in CaseHistory::problems. Fails with Case when the case cannot
-/// be opened.
+/// current annotations resolved against the latest run, the story's latest revision, and the notes and problems of
+/// the open. Opens the case read-only; errors met while reading a part are kept in CaseHistory::problems. Fails with
+/// Case when the case cannot be opened.
 Result<core::CaseHistory> caseHistory(const std::string& casePath);
 
 enum class AnnotationKind { Note, Tag, Bookmark, Narrative };

@@ -46,8 +46,12 @@ Result<SavedStory> saveStory(const SaveStoryRequest& request);
 /// The story core::proposeStory builds from the analysis's verdict and evidence.
 std::vector<core::StoryStep> proposedStory(const Analysis& analysis);
 
-/// Proposes a story from the case's latest stored run (its verdict and stored evidence, nothing re-analysed) and
-/// saves it as a new revision ("proposed from run N"). Fails with Case (also when the case has no run).
-Result<SavedStory> proposeCaseStory(const std::string& casePath, const std::string& author = {});
+/// Proposes a story from the case's latest stored run and saves it as a new revision ("proposed from run N"). The
+/// run's verdict is made again from the stored evidence with the run's own stored rules (reproduceCase, Rules::Stored;
+/// `rulesDir` is the catalog for a case that does not hold them), since the events a story names need the evidence
+/// they point into; when that re-analysis does not give the run's verdict, the revision's change says so. Nothing but
+/// the new revision is written. Fails with Case (also when the case has no run), Catalog or Cancelled.
+Result<SavedStory> proposeCaseStory(
+    const std::string& casePath, const std::string& author = {}, const std::string& rulesDir = {});
 
 } // namespace faultline::usecases

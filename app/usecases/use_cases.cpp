@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/usecases/use_cases.h"
 
+#include "app/usecases/story.h"
 #include "core/analysis/analyzer.h"
 #include "core/report/verdict_report.h"
 #include "importers/bundle_loader.h"
@@ -146,6 +147,9 @@ core::CaseCreateRequest createRequest(const Analysis& a)
     req.run.durationMs = a.analyseMs;
     req.run.windowFromNs = a.windowFromNs;
     req.run.windowToNs = a.windowToNs;
+    // A new case starts with the story its verdict proposes, as revision 1.
+    req.story = proposedStory(a);
+    req.storyChange = "proposed from run 1";
     return req;
 }
 

@@ -5,8 +5,10 @@
 // the original is only read.
 #include "app/usecases/redact.h"
 #include "app/usecases/report.h"
+#include "app/usecases/story.h"
 #include "app/usecases/use_cases.h"
 #include "core/casefile/case_file.h"
+#include "core/model/story.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/case_fixture.h"
 #include "tests/common/test_helpers.h"
@@ -144,6 +146,67 @@ private Q_SLOTS:
         const auto done = usecases::redactCase(req);
         QVERIFY2(done.ok(), done.failure.text().c_str());
         QVERIFY2(done.value->reproduces.value_or(false), done.value->checkNote.c_str());
+    }
+
+    void theStoryIsRedactedAndItsEventsFollowTheirRecords()
+    {
+        // The case's proposed story plus a step of the user's that names the seeded secrets.
+        const std::string storied = m_dir.filePath(QStringLiteral("storied.faultline")).toStdString();
+        std::filesystem::copy_file(m_case, storied);
+        const auto proposed = usecases::readStory(storied);
+        QVERIFY2(proposed.ok(), proposed.failure.text().c_str());
+        QVERIFY(proposed.value->steps.size() >= 3);
+        auto steps = proposed.value->steps;
+        core::StoryStep mine = steps[1]; // the cause's state: its event on node-02, its file nodes/node-02/...
+        mine.title = "mkowalski on node-02.cluster.example.com";
+        mine.text = "token=hf_Zq8KfLw3Nc2Vb7Xy1Ta9Rm4Pd6Ue5 from /home/mkowalski/x, uid=73519";
+        mine.state.topLane = "node-02";
+        mine.state.expandedLanes = { "node-01", "node-02" };
+        mine.origin = "user";
+        steps.push_back(mine);
+        const auto saved =
+            usecases::saveStory({ storied, steps, "added a step on mkowalski's node-02", "mkowalski", 1 });
+        QVERIFY2(saved.ok(), saved.failure.text().c_str());
+
+        usecases::RedactRequest req;
+        req.casePath = storied;
+        req.outPath = m_dir.filePath(QStringLiteral("storied-copy.faultline")).toStdString();
+        req.currentRulesDir = tests::sourcePath("rules");
+        const auto done = usecases::redactCase(req);
+        QVERIFY2(done.ok(), done.failure.text().c_str());
+
+        const auto revisions = usecases::storyRevisions(req.outPath);
+        QVERIFY2(revisions.ok(), revisions.failure.text().c_str());
+        QCOMPARE(revisions.value->size(), std::size_t(2));
+        std::vector<core::Diagnostic> errors;
+        auto copy = core::CaseFile::open(req.outPath, { true, false }, errors);
+        QVERIFY2(copy, tests::diagCodes(errors).c_str());
+        const auto runs = copy->runs(errors);
+        QVERIFY(!runs.empty());
+        for (std::int64_t rev = 1; rev <= 2; ++rev) {
+            const auto story = usecases::readStory(req.outPath, rev);
+            QVERIFY2(story.ok(), story.failure.text().c_str());
+            QCOMPARE(story.value->steps.size(), rev == 1 ? proposed.value->steps.size() : steps.size());
+            std::string all = story.value->author + "\n" + story.value->change + "\n";
+            std::vector<core::Annotation> events;
+            for (const auto& step : story.value->steps) {
+                all += step.title + "\n" + step.text + "\n" + core::storyStateToJson(step.state) + "\n";
+                if (step.state.event)
+                    events.push_back(core::storyEventAnnotation(*step.state.event, std::int64_t(events.size()) + 1));
+            }
+            for (const char* secret : { "node-0", "mkowalski", "hf_Zq8", "73519", "example.com" })
+                VERIFY_LACKS(QString::fromStdString(all), QString::fromLatin1(secret));
+            VERIFY_CONTAINS(QString::fromStdString(all), QStringLiteral("Cause: Xid 149 NVLINK on host-b"));
+            VERIFY_CONTAINS(QString::fromStdString(all), QStringLiteral("\"path\":\"nodes/host-b/dmesg.txt\""));
+            // Every step's event is found in the copy's run by its redacted record (its offset moved with the bytes).
+            const auto scope = copy->annotationScope(events, runs.back().id, errors);
+            QVERIFY2(scope, tests::diagCodes(errors).c_str());
+            for (const auto& r : core::resolveAnnotations(events, *scope))
+                QVERIFY2(r.matched, r.reason.c_str());
+        }
+        const auto latest = usecases::readStory(req.outPath);
+        QVERIFY(latest.ok());
+        QCOMPARE(latest.value->steps.back().title, std::string("user-1 on host-b"));
     }
 
     void badRequestsAreRefused()

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # faultline-cli redact and report --redact on a case seeded with known secrets: the flagship sample's host names and
 # addresses, plus a user, a uid, a home path, two tokens, an e-mail address, an outside address, a login host's FQDN
-# (in plain lines, a JSON line with an escape, and the annotations). The preview lists them; no secret survives in
-# any table of the redacted copy (dumped value by value, blobs decompressed), nor in the Markdown and HTML reports;
-# the pseudonyms agree between the preview, the copy and the reports; the copy opens, verifies, prints its verdict,
-# re-analyses to it and names the original's hashes; the original is not modified; bad requests are located errors.
+# (in plain lines, a JSON line with an escape, the annotations and the story's revisions). The preview lists them; no
+# secret survives in any table of the redacted copy (dumped value by value, blobs decompressed), nor in the Markdown
+# and HTML reports; the pseudonyms agree between the preview, the copy and the reports; the copy opens, verifies,
+# prints its verdict, re-analyses to it and names the original's hashes; the original is not modified; bad requests
+# are located errors.
 include(${CMAKE_CURRENT_LIST_DIR}/cli_common.cmake)
 
 file(REMOVE_RECURSE ${WORK})
@@ -29,6 +30,9 @@ expect_exit(0 ${CLI} annotate ${CASE} --narrative
             "NVLink 07 on node-02.cluster.acme-corp.net failed, mkowalski paged ml-oncall@acme-corp.net (INC0048213)")
 expect_exit(0 ${CLI} annotate ${CASE} --note "reseated from 172.31.44.201, see /home/mkowalski/notes.md"
             --line nodes/node-02/dmesg.txt:70)
+# The story: revision 1 proposed at creation, revision 2 proposed again by mkowalski (node names in titles and texts,
+# files and nodes in the steps' states).
+expect_exit(0 ${CLI} story ${CASE} --propose --author mkowalski)
 file(SHA256 ${CASE} case_sha_before)
 file(SHA256 ${BUNDLE}/nodes/node-02/dmesg.txt dmesg_sha)
 
@@ -109,7 +113,9 @@ endif()
 dump(${COPY} copy)
 check_text("the redacted copy" "${copy}" FALSE)
 foreach(want "files.path: nodes/${host}/dmesg.txt" "annotations.text: NVLink 07 on ${host} failed, ${user} paged ${email}"
-             "annotations.author: ${user}" "\"sha256\":\"${dmesg_sha}\"" "\"schema\":\"faultline.redaction/1\"")
+             "annotations.author: ${user}" "story_revisions.author: ${user}"
+             "story_steps.title: Cause: Xid 149 NVLINK on ${host}" "\"path\":\"nodes/${host}/dmesg.txt\""
+             "\"sha256\":\"${dmesg_sha}\"" "\"schema\":\"faultline.redaction/1\"")
   string(FIND "${copy}" "${want}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the redacted copy lacks '${want}'")

@@ -74,6 +74,12 @@ PictureView::PictureView(const usecases::ReportDraft& draft, const usecases::Pic
         return;
     }
     view.setAnnotations(pictureAnnotations(draft));
+    // The slot's open lanes, by node (a node lane's label is its node's name).
+    const auto& lanes = view.timelineGeometry().lanes();
+    for (const auto& node : slot.expandedLanes)
+        for (std::size_t i = 0; i < lanes.size(); ++i)
+            if (lanes[i].kind == views::LaneKind::Node && lanes[i].label == node)
+                view.setLaneExpanded(static_cast<int>(i), true);
     // The height every lane needs, less the horizontal scroll bar's, which the picture does not have.
     const int scrollBar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view);
     const int height = std::clamp(view.preferredHeight() - scrollBar, kPictureMinHeight, kPictureMaxHeight);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The report's pictures, drawn by the workbench's own timeline: a TimelineView that is never shown, at a fixed size,
 // in Fusion's light palette (whatever the desktop's theme), set to the slot's time window with the slot's event
-// selected, so its links to the symptoms it explains are drawn, and with the case's annotations drawn as the
-// workbench draws them (pins, lane badges, bands). For a redacted report every text of the result the view draws
-// passes the draft's redactor first, so the lanes carry the report's pseudonyms (host-b, not node-02).
+// selected, so its links to the symptoms it explains are drawn, the slot's lanes expanded and the case's annotations
+// drawn as the workbench draws them (pins, lane badges, bands). For a redacted report every text of the result the
+// view draws passes the draft's redactor first, so the lanes carry the report's pseudonyms (host-b, not node-02).
 // Thread affinity: the UI thread (widgets), with a QApplication; works on the offscreen platform. Drawing indexes
 // the analysis's events on the calling thread (O(n)).
 #pragma once
@@ -29,8 +29,8 @@ inline constexpr int kPictureMinHeight = 220;
 inline constexpr int kPictureMaxHeight = 760;
 inline constexpr int kPictureScale = 2;
 
-/// One slot's picture before it is drawn: the hidden view set up for it (its window, selection and the draft's
-/// annotations), which draw() renders; for a test, where the view places a mark or a pin.
+/// One slot's picture before it is drawn: the hidden view set up for it (its window, selection, open lanes and the
+/// draft's annotations), which draw() renders; for a test, where the view places a mark or a pin.
 class PictureView
 {
 public:

@@ -6,6 +6,7 @@
 #include "app/usecases/redact.h"
 #include "core/casefile/case_file.h"
 #include "core/model/annotations.h"
+#include "core/model/story.h"
 #include "core/report/verdict_report.h"
 #include "core/time/civil_time.h"
 #include "core/util/json_spans.h"
@@ -27,7 +28,7 @@ namespace {
 
 using Block = ReportBlock;
 
-/// How an annotation's reason names what it was resolved against.
+/// How an annotation's or a step's reason names what it was resolved against.
 constexpr const char* kScopeName = "the report's analysis";
 
 /// The stored run the report's analysis stands for (0: none, it differs from the stored run).
@@ -82,7 +83,142 @@ std::optional<PictureSlot> causeWindowSlot(const core::Verdict& v)
     return slot;
 }
 
-std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& history,
+/// The story's texts split into paragraphs at blank lines (a step's text is short Markdown; the report shows it
+/// as plain paragraphs).
+std::vector<std::string> paragraphsOf(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::string current;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        std::string line = text.substr(at, end - at);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
+            line.pop_back();
+        if (line.empty()) {
+            if (!current.empty())
+                out.push_back(std::move(current));
+            current.clear();
+        } else {
+            current += (current.empty() ? "" : " ") + line;
+        }
+        at = end + 1;
+    }
+    if (!current.empty())
+        out.push_back(std::move(current));
+    return out;
+}
+
+/// The story's section: each step's title, text, window, selection and its own picture (slot "story-N": the step's
+/// window, or the cause's when it has none, with its event selected and its lanes open). A step's event is found
+/// again in the report's analysis by its rule and record, as an annotation is; when it is not, the step says why.
+void storySection(const Analysis& a, const core::Story& story, const std::optional<PictureSlot>& causeWindow,
+    std::vector<Block>& out, std::vector<PictureSlot>& slots)
+{
+    if (story.steps.empty())
+        return;
+    const core::Verdict& v = *a.verdict;
+    const core::EvidenceSet& ev = *a.evidence;
+    std::vector<core::Annotation> refs;
+    for (std::size_t i = 0; i < story.steps.size(); ++i)
+        if (const auto& e = story.steps[i].state.event)
+            refs.push_back(core::storyEventAnnotation(*e, static_cast<std::int64_t>(i + 1)));
+    const std::vector<core::AnnotationResolution> found =
+        core::resolveAnnotations(refs, core::annotationScope(refs, v, ev, kScopeName));
+    auto resolutionOf = [&](std::size_t step) -> const core::AnnotationResolution* {
+        for (const auto& r : found)
+            if (r.annotation == static_cast<std::int64_t>(step + 1))
+                return &r;
+        return nullptr;
+    };
+
+    out.push_back({ Block::Kind::Heading, {}, "Story", {}, {} });
+    out.push_back({ Block::Kind::Paragraph, {},
+        "How the failure unfolded, in " + std::to_string(story.steps.size()) + " step"
+            + (story.steps.size() == 1 ? "" : "s") + " (revision " + std::to_string(story.revision)
+            + (story.author.empty() ? std::string() : " by " + story.author)
+            + (story.createdAt.empty() ? std::string() : " at " + story.createdAt) + ").",
+        {}, {} });
+    for (std::size_t i = 0; i < story.steps.size(); ++i) {
+        const core::StoryStep& step = story.steps[i];
+        const core::StoryViewState& state = step.state;
+        const std::string n = std::to_string(i + 1);
+        Block title { Block::Kind::Heading, {}, "Step " + n + ": " + step.title, {}, {} };
+        title.level = 3;
+        out.push_back(std::move(title));
+        for (auto& p : paragraphsOf(step.text))
+            out.push_back({ Block::Kind::Paragraph, {}, std::move(p), {}, {} });
+
+        PictureSlot slot;
+        slot.id = "story-" + n;
+        slot.expandedLanes = state.expandedLanes;
+        std::string selected; // the selected event as the report names it; "" none
+        std::string missing; // the selected event when it is not found, and why
+        if (state.event) {
+            const core::AnnotationResolution* r = resolutionOf(i);
+            if (r && r->matched && r->eventIndex >= 0 && static_cast<std::size_t>(r->eventIndex) < v.events.size()) {
+                const auto idx = static_cast<std::size_t>(r->eventIndex);
+                const core::Event& e = v.events[idx];
+                slot.focusEvent = idx;
+                selected = e.label + " (" + e.type + ")"
+                    + (e.node == core::kNoNode ? std::string() : " on " + v.nodes.name(e.node)) + " at "
+                    + core::formatUtc(e.timeNs)
+                    + (e.provenance.empty() ? std::string() : " — " + core::locationOf(e.provenance.front(), ev));
+            } else {
+                const core::StoryEventRef& ref = *state.event;
+                missing = "not found: " + (ref.type.empty() ? ref.ruleId : ref.type)
+                    + (ref.path.empty() ? std::string() : " at " + ref.path + ":" + std::to_string(ref.line)) + "; "
+                    + (r ? r->reason : std::string("not resolved"));
+            }
+        }
+        // The step's own window; else the cause's; else a minute around its event.
+        std::string window;
+        std::string whose;
+        if (state.fromNs != INT64_MIN && state.toNs != INT64_MIN && state.toNs > state.fromNs) {
+            slot.fromNs = state.fromNs;
+            slot.toNs = state.toNs;
+        } else if (causeWindow) {
+            slot.fromNs = causeWindow->fromNs;
+            slot.toNs = causeWindow->toNs;
+            whose = "the cause's window";
+        } else if (slot.focusEvent && v.events[*slot.focusEvent].timeNs != INT64_MIN) {
+            slot.fromNs = v.events[*slot.focusEvent].timeNs - 30'000'000'000;
+            slot.toNs = v.events[*slot.focusEvent].timeNs + 30'000'000'000;
+            whose = "a minute around its event";
+        }
+        if (slot.fromNs != INT64_MIN)
+            window = (whose.empty() ? std::string() : whose + ", ") + core::formatUtc(slot.fromNs) + " → "
+                + core::formatUtc(slot.toNs);
+        out.push_back({ Block::Kind::Fact, "Window (UTC)", window.empty() ? std::string("none") : window, {}, {} });
+        if (!selected.empty() || !missing.empty())
+            out.push_back({ Block::Kind::Fact, "Selected event", selected.empty() ? missing : selected, {}, {} });
+        if (!state.event && !state.lane.empty())
+            out.push_back({ Block::Kind::Fact, "Selected lane", state.lane, {}, {} });
+        // A symptom that is the selected event's own type is said by it already.
+        if (!state.symptom.empty() && !(slot.focusEvent && v.events[*slot.focusEvent].type == state.symptom))
+            out.push_back({ Block::Kind::Fact, "Symptom", state.symptom, {}, {} });
+        if (!state.evidencePath.empty()) {
+            std::string lines;
+            for (const auto l : state.evidenceLines)
+                lines += (lines.empty() ? ":" : ", ") + std::to_string(l);
+            const std::string shown = state.evidencePath + lines;
+            // Said once: the selected event's own line is already named with it.
+            if (!selected.ends_with(" — " + shown))
+                out.push_back({ Block::Kind::Fact, "Evidence", shown, {}, {} });
+        }
+
+        if (slot.fromNs == INT64_MIN)
+            continue; // nothing to place in time: no picture
+        slot.caption = "Step " + n + "'s timeline"
+            + (slot.focusEvent ? ", " + v.events[*slot.focusEvent].label + " selected" : std::string())
+            + (whose.empty() ? std::string() : " (" + whose + ")")
+            + (state.expandedLanes.empty() ? std::string() : "; " + joined(state.expandedLanes) + " expanded");
+        out.push_back({ Block::Kind::Picture, slot.caption, slot.id, {}, {} });
+        slots.push_back(std::move(slot));
+    }
+}
+
+std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& history, const core::Story& story,
     const std::map<std::string, std::string>& sha256, const CopyRecord& copy, std::vector<PictureSlot>& slots)
 {
     const core::Verdict& v = *a.verdict;
@@ -103,6 +239,7 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
 
     const std::string name = history.path.substr(history.path.find_last_of('/') + 1);
     heading("Postmortem: " + name);
+    out.back().level = 1;
     const core::RunInfo* latest = history.runs.empty() ? nullptr : &history.runs.back().info;
     if (latest)
         fact("Case",
@@ -159,12 +296,14 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
         }
         out.push_back(std::move(t));
     }
-    if (auto slot = causeWindowSlot(v)) {
+    const std::optional<PictureSlot> causeWindow = causeWindowSlot(v);
+    if (causeWindow) {
         if (v.symptoms.empty())
             heading("What the cause explains");
-        out.push_back({ Block::Kind::Picture, slot->caption, slot->id, {}, {} });
-        slots.push_back(std::move(*slot));
+        out.push_back({ Block::Kind::Picture, causeWindow->caption, causeWindow->id, {}, {} });
+        slots.push_back(*causeWindow);
     }
+    storySection(a, story, causeWindow, out, slots);
 
     heading("Coverage");
     {
@@ -330,14 +469,13 @@ std::string markdown(const std::vector<Block>& blocks, PictureLinker& pictures)
         if (!out.empty())
             out += "\n\n";
     };
-    bool first = true;
     Block::Kind previous = Block::Kind::Heading;
     for (const auto& b : blocks) {
         switch (b.kind) {
         case Block::Kind::Heading:
             gap();
-            out += (first ? "# " : "## ") + mdEscaped(b.text) + "\n\n";
-            first = false;
+            out += std::string(static_cast<std::size_t>(std::clamp(b.level, 1, 6)), '#') + " " + mdEscaped(b.text)
+                + "\n\n";
             break;
         case Block::Kind::Fact:
             if (previous != Block::Kind::Fact && previous != Block::Kind::Heading)
@@ -456,7 +594,6 @@ std::string html(const std::vector<Block>& blocks, PictureLinker& pictures, cons
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
         + markupEscaped(title) + "</title>\n<style>\n" + (style.empty() ? std::string(kBrowserStyle) : style)
         + "</style>\n</head>\n<body>\n";
-    bool first = true;
     bool inList = false;
     auto closeList = [&] {
         if (inList)
@@ -467,10 +604,11 @@ std::string html(const std::vector<Block>& blocks, PictureLinker& pictures, cons
         if (b.kind != Block::Kind::Fact)
             closeList();
         switch (b.kind) {
-        case Block::Kind::Heading:
-            out += first ? "<h1>" + markupEscaped(b.text) + "</h1>\n" : "<h2>" + markupEscaped(b.text) + "</h2>\n";
-            first = false;
+        case Block::Kind::Heading: {
+            const std::string h = std::to_string(std::clamp(b.level, 1, 6));
+            out += "<h" + h + ">" + markupEscaped(b.text) + "</h" + h + ">\n";
             break;
+        }
         case Block::Kind::Fact:
             if (!inList)
                 out += "<ul>\n";
@@ -608,7 +746,7 @@ Result<ReportDraft> prepareCaseReport(const ReportRequest& request, const Task& 
         draft.resolutions = core::resolveAnnotations(draft.annotations,
             core::annotationScope(draft.annotations, *a.verdict, *a.evidence, kScopeName, scopeRun(a)));
     }
-    draft.blocks = buildReport(*analysed.value, *history.value, sha256, copy, draft.pictures);
+    draft.blocks = buildReport(*analysed.value, *history.value, history.value->story, sha256, copy, draft.pictures);
     if (redactor) {
         const auto& p = redactor->profile();
         draft.blocks.insert(draft.blocks.begin() + 1,

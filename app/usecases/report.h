@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// A saved case as a postmortem report: the verdict, its coverage, the cause and what it explains, the evidence trail
-// with each line's file:line and the file's SHA-256, the narrative and the annotations, and the versions that made
-// it. The case's evidence is re-analysed with its latest run's own rules (as opening it does); the report says
-// whether that reproduces the stored run. Markdown, or one self-contained HTML file. Qt-free: the CLI's `report`
-// and the workbench call it.
+// A saved case as a postmortem report: the verdict, its coverage, the cause and what it explains, the case's story
+// (its latest revision: each step's title, text, window, selected event and picture), the evidence trail with each
+// line's file:line and the file's SHA-256, the narrative and the annotations, and the versions that made it. The
+// case's evidence is re-analysed with its latest run's own rules (as opening it does); the report says whether that
+// reproduces the stored run, and finds the annotations' and the steps' events again in that re-analysis by their
+// rule and record. Markdown, or one self-contained HTML file. Qt-free: the CLI's `report` and the workbench call it.
 //
-// Pictures. A report has places for pictures (PictureSlot: today one, the timeline of the cause and the symptoms it
-// explains; a story's steps can add one each). This layer draws nothing: a front end that can draw (the workbench's
+// Pictures. A report has places for pictures (PictureSlot: the timeline of the cause and the symptoms it explains,
+// and one per step of the story). This layer draws nothing: a front end that can draw (the workbench's
 // renderer) reads the draft's slots, draws each from the draft's analysis and hands the PNGs back to
 // renderCaseReport. A slot with no picture renders as nothing. HTML carries its pictures inline as data: URIs (one
 // self-contained file); Markdown links them as files beside the report, REPORT.assets/ID.png, relative to the
@@ -48,11 +49,12 @@ Result<std::string> caseReport(const ReportRequest& request, const Task& task = 
 /// what it explains drawn).
 struct PictureSlot
 {
-    std::string id; ///< "cause-window"; names the picture's file (ID.png) and matches ReportPicture::id
+    std::string id; ///< "cause-window", "story-N" (step N); names its file (ID.png), matches ReportPicture::id
     std::string caption; ///< what the picture shows (redacted with the report)
     std::int64_t fromNs = INT64_MIN;
     std::int64_t toNs = INT64_MIN;
     std::optional<std::size_t> focusEvent; ///< an index into the analysis's verdict events
+    std::vector<std::string> expandedLanes; ///< the nodes whose GPU and rank sub-lanes are shown open
 };
 
 /// A drawn picture for the slot of the same id.
@@ -75,6 +77,7 @@ struct ReportBlock
     std::string text;
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
+    int level = 2; ///< Heading: 1 the report's title, 2 a section, 3 a part of one (a story's step)
 };
 
 /// A case read for its report, once: its blocks (redacted when asked), the analysis the pictures are drawn from and

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// The report use case on the flagship sample saved as a case with a narrative and a note: the Markdown and the HTML
-// are checked whole against golden files (the case's directory and the times it was saved and annotated are
-// normalised), each with a picture in the cause window's slot (a real PNG given as the renderer gives one: inline as
-// a data: URI in HTML, a file in NAME.assets/ for Markdown); a report without pictures has no trace of one; a
-// redacted draft's picture slot caption carries the pseudonyms; the report is never written over a case file.
-// FAULTLINE_UPDATE_GOLDEN=1 rewrites the golden files.
+// The report use case on the flagship sample saved as a case with a narrative, a note and its story (the one proposed
+// when it was saved, and a step of the user's whose event's rule is gone): the Markdown and the HTML are checked whole
+// against golden files (the case's directory and the times it was saved, annotated and its story written are
+// normalised), each with a picture in every slot, the cause window's and one per step (a real PNG given as the
+// renderer gives one: inline as a data: URI in HTML, a file in NAME.assets/ for Markdown); a report without pictures
+// has no trace of one; a redacted draft's captions and story carry the pseudonyms; a case whose story has no steps
+// has no story section; the report is never written over a case file. FAULTLINE_UPDATE_GOLDEN=1 rewrites the golden
+// files.
 #include "app/usecases/case_history.h"
 #include "app/usecases/redact.h"
 #include "app/usecases/report.h"
+#include "app/usecases/story.h"
 #include "app/usecases/use_cases.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -71,6 +75,28 @@ private Q_SLOTS:
         note.text = "reseated <b>link 07</b> & drained node-02 | twice";
         note.target = usecases::AnnotationTarget::lineOf("nodes/node-02/dmesg.txt", 70);
         QVERIFY(usecases::annotateCase(note).ok());
+        // The story the case was saved with (proposed from its verdict), and a step of the user's: two paragraphs,
+        // node-02's lane open, the cause's window, and an event of a rule the analysis no longer has.
+        const auto proposed = usecases::readStory(m_case);
+        QVERIFY2(proposed.ok(), proposed.failure.text().c_str());
+        QVERIFY2(proposed.value->steps.size() >= 2, "the sample's case is saved with a story of two or more steps");
+        auto steps = proposed.value->steps;
+        core::StoryStep mine;
+        mine.title = "Reseat <link 07> on node-02";
+        mine.text = "Reseated from 172.31.44.201 | twice.\n\nThe *old* rule's event is gone.";
+        mine.origin = "user";
+        mine.state.expandedLanes = { "node-02" };
+        core::StoryEventRef gone;
+        gone.ruleId = "xid.retired-rule";
+        gone.path = "nodes/node-02/dmesg.txt";
+        gone.line = 70;
+        gone.byteOffset = 0;
+        gone.type = "gpu.xid_retired";
+        gone.node = "node-02";
+        mine.state.event = gone;
+        steps.push_back(mine);
+        const auto written = usecases::saveStory({ m_case, steps, "added a step", "golden", proposed.value->revision });
+        QVERIFY2(written.ok(), written.failure.text().c_str());
     }
 
     void goldenReports_data()
@@ -92,14 +118,33 @@ private Q_SLOTS:
         req.currentRulesDir = tests::sourcePath("rules");
         const auto draft = usecases::prepareCaseReport(req);
         QVERIFY2(draft.ok(), draft.failure.text().c_str());
-        QCOMPARE(draft.value->pictures.size(), std::size_t(1));
-        QCOMPARE(draft.value->pictures.front().id, std::string("cause-window"));
+        // The cause's window, then one picture per step of the story (each has a window: its own or the cause's).
+        const auto story = usecases::readStory(m_case);
+        QVERIFY(story.ok());
+        const auto& slots = draft.value->pictures;
+        QCOMPARE(slots.size(), 1 + story.value->steps.size());
+        QCOMPARE(slots.front().id, std::string("cause-window"));
+        for (std::size_t i = 1; i < slots.size(); ++i)
+            QCOMPARE(slots[i].id, "story-" + std::to_string(i));
+        // The user's step: the cause's window, node-02 open, and no event selected (its rule is gone).
+        QCOMPARE(slots.back().fromNs, slots.front().fromNs);
+        QCOMPARE(slots.back().toNs, slots.front().toNs);
+        QCOMPARE(slots.back().expandedLanes, std::vector<std::string> { "node-02" });
+        QVERIFY(!slots.back().focusEvent);
+        // The cause's step selects the cause.
+        const core::Verdict& v = *draft.value->analysis.verdict;
+        QVERIFY(std::any_of(slots.begin() + 1, slots.end(),
+            [&v](const usecases::PictureSlot& slot) { return slot.focusEvent == v.cause; }));
+        std::vector<usecases::ReportPicture> pictures;
+        for (const auto& slot : slots)
+            pictures.push_back({ slot.id, kPng, 640, 320 });
         const auto f = static_cast<usecases::ReportFormat>(format);
         const auto options = usecases::renderOptionsFor(f, m_dir.filePath(QStringLiteral("report.x")).toStdString());
-        const auto rendered = usecases::renderCaseReport(*draft.value, { { "cause-window", kPng, 640, 320 } }, options);
+        const auto rendered = usecases::renderCaseReport(*draft.value, pictures, options);
         if (f == usecases::ReportFormat::Markdown) {
-            QCOMPARE(rendered.assets.size(), std::size_t(1));
+            QCOMPARE(rendered.assets.size(), slots.size());
             QCOMPARE(rendered.assets.front().path, std::string("report.assets/cause-window.png"));
+            QCOMPARE(rendered.assets.back().path, "report.assets/story-" + std::to_string(slots.size() - 1) + ".png");
             QCOMPARE(rendered.assets.front().bytes, kPng);
         } else {
             QCOMPARE(rendered.assets.size(), std::size_t(0)); // inline: one self-contained file
@@ -110,6 +155,8 @@ private Q_SLOTS:
         text = replaced(text, replaced(m_dir.path().toStdString(), "_", "\\_"), "CASE_DIR");
         const auto history = usecases::caseHistory(m_case);
         QVERIFY(history.ok());
+        // The story's time first: it can be the second its case was saved in.
+        text = replaced(text, " by golden at " + history.value->story.createdAt + ")", " by golden at STORY_AT)");
         for (const auto& run : history.value->runs)
             text = replaced(text, run.info.createdAt, "SAVED_AT");
         for (const auto& a : history.value->annotations)
@@ -145,12 +192,45 @@ private Q_SLOTS:
         const auto draft = usecases::prepareCaseReport(req);
         QVERIFY2(draft.ok(), draft.failure.text().c_str());
         QVERIFY(draft.value->redactor);
-        QCOMPARE(draft.value->pictures.size(), std::size_t(1));
+        QVERIFY(draft.value->pictures.size() > 2);
         const QString caption = QString::fromStdString(draft.value->pictures.front().caption);
         VERIFY_CONTAINS(caption, QStringLiteral("on host-b"));
         VERIFY_LACKS(caption, QStringLiteral("node-02"));
+        // The story's titles, texts, facts and captions are redacted with the rest (the step of the user's names an
+        // address and node-02).
+        QString story;
+        bool inStory = false;
+        for (const auto& b : draft.value->blocks) {
+            if (b.kind == usecases::ReportBlock::Kind::Heading && b.level == 2)
+                inStory = b.text == "Story";
+            if (inStory)
+                story += QString::fromStdString(b.label + " " + b.text + "\n");
+        }
+        VERIFY_CONTAINS(story, QStringLiteral("Step 2: Cause: Xid 149 NVLINK on host-b"));
+        VERIFY_CONTAINS(story, QStringLiteral("Reseat <link 07> on host-b"));
+        for (const char* secret : { "node-0", "172.31.44.201" })
+            VERIFY_LACKS(story, QString::fromLatin1(secret));
+        for (const auto& slot : draft.value->pictures)
+            VERIFY_LACKS(QString::fromStdString(slot.caption), QStringLiteral("node-0"));
         // The draft's redactor redacts a picture's texts the same way: node-02 is host-b.
         QCOMPARE(draft.value->redactor->redact("node-02 GPU 5", nullptr, false), std::string("host-b GPU 5"));
+    }
+
+    void aCaseWithoutAStoryHasNoStorySection()
+    {
+        const std::string bare = m_dir.filePath(QStringLiteral("no-story.faultline")).toStdString();
+        fs::copy_file(m_case, bare);
+        QVERIFY(usecases::saveStory({ bare, {}, "removed every step", "golden", -1 }).ok());
+        usecases::ReportRequest req;
+        req.casePath = bare;
+        req.currentRulesDir = tests::sourcePath("rules");
+        const auto draft = usecases::prepareCaseReport(req);
+        QVERIFY2(draft.ok(), draft.failure.text().c_str());
+        QCOMPARE(draft.value->pictures.size(), std::size_t(1));
+        const auto text = usecases::caseReport(req);
+        QVERIFY(text.ok());
+        VERIFY_LACKS(QString::fromStdString(*text.value), QStringLiteral("## Story"));
+        VERIFY_LACKS(QString::fromStdString(*text.value), QStringLiteral("Step 1"));
     }
 
     void theReportIsNeverWrittenOverACase()

@@ -13,6 +13,7 @@
 #include "app/render/report_export.h"
 #include "app/render/timeline_picture.h"
 #include "app/usecases/case_history.h"
+#include "app/usecases/story.h"
 #include "app/usecases/use_cases.h"
 #include "tests/common/test_helpers.h"
 #include "views/timeline/timeline_view.h"
@@ -126,7 +127,11 @@ private Q_SLOTS:
         const auto outcome = exported.front().front().value<render::ExportOutcome>();
         QVERIFY2(outcome.code == usecases::Exit::Ok, qPrintable(outcome.message));
         QCOMPARE(outcome.path, request.outPath);
-        QCOMPARE(outcome.pictures, 1);
+        // The cause's window and one picture per step of the story the case was saved with.
+        const auto story = usecases::readStory(m_case.toStdString());
+        QVERIFY2(story.ok(), story.failure.text().c_str());
+        QVERIFY(story.value->steps.size() >= 2);
+        QCOMPARE(outcome.pictures, 1 + static_cast<int>(story.value->steps.size()));
         QVERIFY2(outcome.pages >= 2 && outcome.pages <= 40, qPrintable(QString::number(outcome.pages)));
         const QByteArray pdf = fileBytes(request.outPath);
         QVERIFY2(pdf.startsWith("%PDF-"), pdf.left(16).constData());

@@ -81,7 +81,17 @@ int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight)
             const QRectF h = layout->blockBoundingRect(b);
             const QRectF n = layout->blockBoundingRect(next);
             const auto page = static_cast<int>(h.top() / pageHeight);
-            const bool alone = n.top() + firstLineHeight(next) > (page + 1) * pageHeight;
+            bool alone = n.top() + firstLineHeight(next) > (page + 1) * pageHeight;
+            if (const int level = b.blockFormat().headingLevel(); level >= 3 && !alone) {
+                // A part of a section (a story's step: its text, facts and picture) stays whole when a page holds it.
+                QTextBlock end = next;
+                while (end.isValid()
+                    && (end.blockFormat().headingLevel() == 0 || end.blockFormat().headingLevel() > level))
+                    end = end.next();
+                const qreal bottom =
+                    end.isValid() ? layout->blockBoundingRect(end).top() : layout->documentSize().height();
+                alone = bottom - h.top() <= pageHeight && bottom > (page + 1) * pageHeight;
+            }
             // A heading already at a page's top stays: moving it would not bring its text any closer.
             if (alone && h.top() > page * pageHeight + 1) {
                 heading = b;

@@ -27,8 +27,10 @@ int pdfTextWidth();
 std::string pdfStyleSheet();
 
 /// Moves each heading that would end a page, with what it heads beginning the next, to the next page (a page break
-/// before it): QTextDocument's CSS has no page-break-after: avoid, its page breaks are only "always" or "auto". One at
-/// a time from the top, since every move lays the rest out again. Returns how many it moved.
+/// before it): QTextDocument's CSS has no page-break-after: avoid, its page breaks are only "always" or "auto". A
+/// heading of level 3 or more (a story's step) is moved as well when what it heads, up to the next heading of its
+/// level or above, would fit on one page but runs over two. One at a time from the top, since every move lays the
+/// rest out again. Returns how many it moved.
 int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight);
 
 struct PdfRequest

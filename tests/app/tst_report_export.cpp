@@ -330,6 +330,42 @@ private Q_SLOTS:
         layOut(doc, alone);
         QCOMPARE(render::keepHeadingsWithNext(doc, kPage), 1);
         QCOMPARE(pagesOf(doc), std::make_pair(1, 1));
+
+        // A story's step (a third-level heading) that a page can hold is not split over two: fillers until its
+        // heading and first line stand on page 1 and the rest runs onto page 2.
+        auto layOutStep = [](QTextDocument& step, int fillers) {
+            step.setDocumentMargin(0);
+            step.setPageSize(QSizeF(400, kPage));
+            QString html;
+            for (int i = 0; i < fillers; ++i)
+                html += QStringLiteral("<p>filler %1</p>").arg(i);
+            html += QStringLiteral("<h3>Step 1</h3>");
+            for (int i = 0; i < 6; ++i)
+                html += QStringLiteral("<p>line %1 of the step</p>").arg(i);
+            step.setHtml(html + QStringLiteral("<h2>Coverage</h2><p>After the story.</p>"));
+            step.pageCount();
+        };
+        auto stepPages = [](QTextDocument& step) {
+            QTextBlock b = step.begin();
+            std::vector<int> pages; // of the step's heading, its first line, the next section's heading
+            for (; b.isValid(); b = b.next())
+                if (b.blockFormat().headingLevel() > 0 || (!pages.empty() && pages.size() < 2))
+                    pages.push_back(static_cast<int>(step.documentLayout()->blockBoundingRect(b).top() / kPage));
+            return pages;
+        };
+        int split = -1;
+        for (int fillers = 1; fillers < 60 && split < 0; ++fillers) {
+            QTextDocument step;
+            layOutStep(step, fillers);
+            const auto pages = stepPages(step);
+            if (pages.size() == 3 && pages[0] == 0 && pages[1] == 0 && pages[2] == 1)
+                split = fillers;
+        }
+        QVERIFY2(split > 0, "no number of fillers splits the step over pages 1 and 2");
+        QTextDocument step;
+        layOutStep(step, split);
+        QCOMPARE(render::keepHeadingsWithNext(step, kPage), 1);
+        QCOMPARE(stepPages(step), (std::vector<int> { 1, 1, 1 }));
     }
 
     void anExportOverTheCaseIsRefusedAndShown()

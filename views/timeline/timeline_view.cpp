@@ -1222,6 +1222,20 @@ void TimelineView::scrollToNode(const std::string& node)
     viewport()->update();
 }
 
+void TimelineView::ensureEventVisible(int eventIndex)
+{
+    if (eventIndex < 0 || static_cast<std::size_t>(eventIndex) >= m_laneOfEvent.size()
+        || m_laneOfEvent[static_cast<std::size_t>(eventIndex)] < 0)
+        return;
+    const std::int32_t row =
+        m_geo.rowOfLane(static_cast<std::uint32_t>(m_laneOfEvent[static_cast<std::size_t>(eventIndex)]));
+    if (row < 0)
+        return;
+    m_geo.ensureRowVisible(static_cast<std::size_t>(row));
+    syncScrollBars();
+    viewport()->update();
+}
+
 void TimelineView::animateRange(qint64 fromNs, qint64 toNs, int durationMs)
 {
     if (m_rangeAnimation)

@@ -102,6 +102,8 @@ public:
     std::string topNode() const;
     /// Scrolls the lanes so that `node`'s lane is the first scrolled row ("" scrolls to the top).
     void scrollToNode(const std::string& node);
+    /// Scrolls the lanes the least needed to show the row of the event's mark (the range is left as it is).
+    void ensureEventVisible(int eventIndex);
     /// Moves to [fromNs, toNs] over `durationMs` (eased), emitting rangeChanged as it goes; 0 or less jumps at once.
     /// A newer range change (this call, setRange, the user) stops a move in progress.
     void animateRange(qint64 fromNs, qint64 toNs, int durationMs);

@@ -2,7 +2,9 @@
 #include "app/gui/case_controller.h"
 
 #include "app/usecases/case_history.h"
+#include "app/usecases/story.h"
 #include "core/model/annotations.h"
+#include "core/model/story.h"
 #include "views/case/case_view.h"
 
 #include <QDialog>
@@ -27,6 +29,7 @@ struct Outcome
     std::string historyError;
     std::vector<core::AnnotationResolution> resolutions; ///< of history's annotations, against the analysis shown
     std::string resolvedAgainst;
+    std::vector<core::AnnotationResolution> storyResolutions; ///< per story step: its event in the analysis shown
 };
 
 /// What a run's verdict job brings back.
@@ -63,8 +66,10 @@ void CaseController::showCase(const QString& casePath)
             m_view->showEmpty();
         m_history.reset();
         m_resolutions.clear();
+        m_storyResolutions.clear();
         m_resolvedAgainst.clear();
         Q_EMIT annotationsChanged();
+        Q_EMIT storyChanged();
         return;
     }
     launch({});
@@ -81,6 +86,52 @@ void CaseController::setAnalysis(const core::Analysis& analysis, bool latestRun)
     m_evidence = analysis.evidence;
     m_scopeRun = latestRun ? -1 : analysis.matchesStoredRun ? analysis.storedRun : 0;
     m_scopeName = m_scopeRun > 0 ? "run " + std::to_string(m_scopeRun) : "the analysis shown (not stored as a run)";
+}
+
+void CaseController::saveStory(std::vector<core::StoryStep> steps, const QString& change, const QString& author)
+{
+    if (m_path.isEmpty()) {
+        Q_EMIT failed(tr("No case is open: save the analysis as a case first (File ▸ Save as Case…)."));
+        return;
+    }
+    usecases::SaveStoryRequest request;
+    request.steps = std::move(steps);
+    request.change = change.toStdString();
+    request.author = author.toStdString();
+    // The story this edit was made from: a story saved meanwhile by another window or the CLI is not overwritten.
+    request.baseRevision = m_history ? m_history->story.revision : -1;
+    auto saved = std::make_shared<std::int64_t>(0);
+    launch(
+        [request, saved](const std::string& casePath) mutable {
+            request.casePath = casePath;
+            auto written = usecases::saveStory(request);
+            if (!written.ok())
+                return written.failure.text();
+            *saved = written.value->revision;
+            return std::string();
+        },
+        [this, saved] { Q_EMIT storySaved(*saved); });
+}
+
+std::vector<core::AnnotationResolution> CaseController::storyResolutions(
+    const core::Story& story, const core::Verdict& verdict, const core::EvidenceSet& evidence, const std::string& name)
+{
+    std::vector<core::Annotation> refs;
+    std::vector<std::size_t> stepOf;
+    for (std::size_t i = 0; i < story.steps.size(); ++i)
+        if (story.steps[i].state.event) {
+            refs.push_back(core::storyEventAnnotation(*story.steps[i].state.event, static_cast<std::int64_t>(i + 1)));
+            stepOf.push_back(i);
+        }
+    std::vector<core::AnnotationResolution> out(story.steps.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].annotation = static_cast<std::int64_t>(i + 1);
+    if (refs.empty())
+        return out;
+    const auto resolved = core::resolveAnnotations(refs, core::annotationScope(refs, verdict, evidence, name));
+    for (std::size_t k = 0; k < resolved.size() && k < stepOf.size(); ++k)
+        out[stepOf[k]] = resolved[k];
+    return out;
 }
 
 void CaseController::annotate(usecases::AnnotateRequest request)
@@ -120,6 +171,7 @@ void CaseController::launch(std::function<std::string(const std::string& path)> 
         if (generation == m_generation) {
             m_history = out.history;
             m_resolutions = out.resolutions;
+            m_storyResolutions = out.storyResolutions;
             m_resolvedAgainst = QString::fromStdString(out.resolvedAgainst);
             if (m_view) {
                 if (out.history)
@@ -128,6 +180,7 @@ void CaseController::launch(std::function<std::string(const std::string& path)> 
                     m_view->showError(m_path, QString::fromStdString(out.historyError));
             }
             Q_EMIT annotationsChanged();
+            Q_EMIT storyChanged();
             Q_EMIT historyShown();
         }
         if (changed && written)
@@ -157,6 +210,7 @@ void CaseController::launch(std::function<std::string(const std::string& path)> 
                 out.resolutions =
                     core::resolveAnnotations(notes, core::annotationScope(notes, *verdict, *evidence, name, run));
                 out.resolvedAgainst = name;
+                out.storyResolutions = storyResolutions(out.history->story, *verdict, *evidence, name);
             } else if (out.history) {
                 out.resolutions = out.history->resolutions;
                 out.resolvedAgainst = "run " + std::to_string(out.history->resolvedRun);

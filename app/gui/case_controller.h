@@ -60,6 +60,16 @@ public:
     /// "run N" when it reproduces stored run N, or when `latestRun`: it was just added as the case's latest run). An
     /// empty analysis resolves against the case's latest stored run.
     void setAnalysis(const core::Analysis& analysis, bool latestRun = false);
+    /// Writes `steps` as the shown case's story's new revision (`change` says what the edit did), made from the
+    /// revision last shown: when the case's story changed meanwhile, nothing is written and `failed` says so. A
+    /// fresh history follows (storyChanged), then storySaved.
+    void saveStory(std::vector<core::StoryStep> steps, const QString& change, const QString& author);
+    /// Per step of history()->story (same order): its event resolved against the analysis shown (matched with the
+    /// event's index, or why not); a step without an event is matched with no event.
+    const std::vector<core::AnnotationResolution>& storyResolutions() const { return m_storyResolutions; }
+    /// Resolves each step's event of `story` against an analysis (what storyResolutions holds).
+    static std::vector<core::AnnotationResolution> storyResolutions(const core::Story& story,
+        const core::Verdict& verdict, const core::EvidenceSet& evidence, const std::string& name);
     /// Adds, edits, toggles or removes an annotation of the shown case (request.casePath is filled in here).
     void annotate(usecases::AnnotateRequest request);
     /// The history last shown (none before the first, or when it failed) and its annotations' resolutions against
@@ -82,6 +92,10 @@ Q_SIGNALS:
     void annotationsChanged();
     /// An annotation was written: `id` is the new one, or the removed one when `removed`.
     void annotated(qint64 id, bool removed);
+    /// A history arrived (or the case was closed): the story and its resolutions may have changed.
+    void storyChanged();
+    /// The story was saved as revision `revision`.
+    void storySaved(qint64 revision);
 
 private:
     /// Runs `write` (when set; it returns "" or why it failed) on the worker for the shown case, then reads the
@@ -97,6 +111,7 @@ private:
     std::int64_t m_scopeRun = 0; ///< the stored run it is; -1: the case's latest; 0: none
     std::optional<core::CaseHistory> m_history;
     std::vector<core::AnnotationResolution> m_resolutions;
+    std::vector<core::AnnotationResolution> m_storyResolutions;
     QString m_resolvedAgainst;
     QThreadPool m_pool;
     quint64 m_generation = 0;

@@ -9,6 +9,7 @@
 #include "app/gui/rule_packs_dialog.h"
 #include "app/gui/rule_workbench.h"
 #include "app/gui/search_controller.h"
+#include "app/gui/story_controller.h"
 #include "app/usecases/use_cases.h"
 #include "core/model/annotations.h"
 #include "core/model/evidence_text.h"
@@ -27,6 +28,7 @@
 #include "views/search/search_pane.h"
 #include "views/start/start_page.h"
 #include "views/state/workbench_selection.h"
+#include "views/story/story_pane.h"
 #include "views/timeline/timeline_view.h"
 #include "views/widgets/verdict_view.h"
 
@@ -211,6 +213,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
         m_case->showCase(path);
         m_caseView->parentWidget()->setVisible(true);
         m_annotations->parentWidget()->setVisible(true);
+        m_storyPane->parentWidget()->setVisible(true);
         m_view->setNotesEnabled(true);
         updateActions();
     });
@@ -237,6 +240,14 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     addDockWidget(Qt::RightDockWidgetArea, annotationsDock);
     tabifyDockWidget(dock, annotationsDock);
     annotationsDock->setVisible(false);
+    // The story, beside them: its steps, edited there and presented full screen.
+    auto* storyDock = new QDockWidget(tr("Story"), this);
+    storyDock->setObjectName(QStringLiteral("storyDock"));
+    m_storyPane = new views::StoryPane(storyDock);
+    storyDock->setWidget(m_storyPane);
+    addDockWidget(Qt::RightDockWidgetArea, storyDock);
+    tabifyDockWidget(annotationsDock, storyDock);
+    storyDock->setVisible(false);
     connect(m_case, &CaseController::annotationsChanged, this, &MainWindow::showAnnotations);
     connect(m_case, &CaseController::annotated, this, [this](qint64 id, bool removed) {
         m_status->setText(removed ? tr("Annotation #%1 removed (the case keeps it in its history)").arg(id)
@@ -381,6 +392,7 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
     view->addAction(searchDock->toggleViewAction());
     view->addAction(rulesDock->toggleViewAction());
     view->addAction(annotationsDock->toggleViewAction());
+    view->addAction(storyDock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_timeline->alignClocksAction());
     auto* find = menuBar()->addMenu(tr("&Search"));
@@ -411,6 +423,13 @@ MainWindow::MainWindow(const QString& rulesDir, const QString& sampleDir, QWidge
                     return;
                 }
     });
+    // The story: the steps a postmortem walks through, and presenting them.
+    m_story = new StoryController(this, m_case, m_storyPane);
+    auto* story = menuBar()->addMenu(tr("S&tory"));
+    story->addAction(m_story->addAction());
+    story->addAction(m_story->proposeAction());
+    story->addSeparator();
+    story->addAction(m_story->presentAction());
     auto* rules = menuBar()->addMenu(tr("&Rules"));
     rules->addAction(tr("&Reload Catalog"), this, &MainWindow::reloadCatalog)->setShortcut(QKeySequence(Qt::Key_F5));
     rules->addAction(tr("Rule &Packs…"), this, &MainWindow::showRulePacks);
@@ -554,10 +573,8 @@ void MainWindow::presentEvent(int eventIndex)
         return;
     const auto& where = e.provenance.front();
     m_evidence->parentWidget()->setVisible(true);
-    // The record's message is what to look at in a long line (a JSON record): its first line, a prefix of it.
-    QString focus = QString::fromStdString(e.excerpt).section(QLatin1Char('\n'), 0, 0).trimmed();
-    if (focus.size() > 48)
-        focus.truncate(48);
+    // The record's message is what to look at in a long line (a JSON record): its first line.
+    const QString focus = QString::fromStdString(e.excerpt).section(QLatin1Char('\n'), 0, 0).trimmed();
     m_evidence->showLine(QString::fromStdString(m_result.evidence->sources[where.source].path), where.line, focus);
 }
 
@@ -944,6 +961,10 @@ QList<QPair<QString, QString>> MainWindow::shortcuts() const
     out.append({ tr("Click a lane's header, click a line"),
         tr("Timeline: select the lane; evidence: select the line (M and C annotate the selection)") });
     out.append({ tr("Enter or double click, Delete"), tr("Annotations: edit the selected annotation, remove it") });
+    out.append({ tr("Enter, Alt+↑ / Alt+↓, Delete"), tr("Story: go to the step, move it up or down, delete it") });
+    out.append({ tr("→ Space Page Down, ← Page Up, Home / End"),
+        tr("Presenting: the next or previous step, the first or the last") });
+    out.append({ tr("Backspace, Esc"), tr("Presenting: back to the step after exploring, leave the presentation") });
     return out;
 }
 
@@ -992,6 +1013,7 @@ void MainWindow::showResult(const views::AnalysisResult& result)
     m_view->setNotesEnabled(!result.casePath.empty());
     m_caseView->parentWidget()->setVisible(!result.casePath.empty());
     m_annotations->parentWidget()->setVisible(!result.casePath.empty());
+    m_storyPane->parentWidget()->setVisible(!result.casePath.empty());
     updateActions();
     const auto& v = *result.verdict;
     // The case and run first, then the catalog that made the verdict, then the size of the evidence.
@@ -1007,7 +1029,12 @@ void MainWindow::showResult(const views::AnalysisResult& result)
         : tr("catalog %1 %2 (%3)")
               .arg(QString::fromStdString(v.catalogName), QString::fromStdString(v.catalogVersion),
                   QString::fromStdString(v.catalogHash.substr(0, 12)));
-    status << catalog
+    // The status bar's permanent label names the catalog in use: when the verdict was made with that one, the
+    // message says so instead of naming it a second time.
+    const QFuture<core::CatalogLoadResult> loaded = m_catalogs->catalog();
+    const bool inUse = result.catalog && loaded.isFinished() && loaded.result().ok()
+        && loaded.result().catalog->contentHash() == result.catalog->contentHash();
+    status << (inUse ? tr("made with the rules in use") : catalog)
             + (result.casePath.empty() ? QString() : tr(", %1").arg(QString::fromStdString(result.rulesOrigin)));
     status << tr("%1 sources, %2 records, %3 events")
                   .arg(result.evidence->sources.size())
@@ -1124,6 +1151,11 @@ std::optional<MainWindow::AnnotationAim> MainWindow::currentAim(QString& why) co
         return eventAim(event);
     why = tr("Select something to annotate first: an event, a line, a symptom, a lane or a measured range.");
     return std::nullopt;
+}
+
+void MainWindow::showStatus(const QString& text)
+{
+    m_status->setText(text);
 }
 
 bool MainWindow::canAnnotate()

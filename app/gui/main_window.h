@@ -31,6 +31,7 @@ class MetricsPane;
 class RulesPane;
 class SearchPane;
 class StartPage;
+class StoryPane;
 class SymptomsModel;
 class TimelineView;
 class WorkbenchSelection;
@@ -45,6 +46,7 @@ class CatalogController;
 class RuleWorkbench;
 class RedactDialog;
 class SearchController;
+class StoryController;
 
 class MainWindow : public QMainWindow
 {
@@ -130,6 +132,13 @@ public:
     /// else the OS user.
     QString annotationAuthor() const;
     views::AnnotationsPane* annotationsPane() const { return m_annotations; }
+    /// The story pane and what drives it (capturing and restoring view states, editing, presenting).
+    views::StoryPane* storyPane() const { return m_storyPane; }
+    StoryController* storyController() const { return m_story; }
+    /// Shows `text` in the status bar.
+    void showStatus(const QString& text);
+    /// False when no saved case can take annotations or story steps: says why, offering to save an analysis first.
+    bool canAnnotate();
     QAction* bookmarkAction() const { return m_bookmark; }
     QAction* commentAction() const { return m_comment; }
 
@@ -218,11 +227,11 @@ private:
     /// The current selection of the pane in use; nullopt (with `why`) when it has none.
     std::optional<AnnotationAim> currentAim(QString& why) const;
     AnnotationAim eventAim(int eventIndex) const;
-    /// False when no saved case can take annotations: says why, offering to save an analysis first.
-    bool canAnnotate();
     void showAnnotations();
     void chooseAnnotationAuthor();
     views::AnnotationsPane* m_annotations = nullptr;
+    views::StoryPane* m_storyPane = nullptr;
+    StoryController* m_story = nullptr;
     QAction* m_bookmark = nullptr;
     QAction* m_comment = nullptr;
     QWidget* m_lastPane = nullptr; ///< the pane that had the focus last (the one M and C annotate)

@@ -15,6 +15,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace faultline::tests {
 
@@ -90,6 +91,15 @@ inline std::string diagCodes(const std::vector<core::Diagnostic>& diags)
 template <> inline char* QTest::toString<std::string>(const std::string& s)
 {
     return QTest::toString(QString::fromStdString(s));
+}
+
+/// A list of strings prints as ["a", "b"].
+template <> inline char* QTest::toString<std::vector<std::string>>(const std::vector<std::string>& list)
+{
+    QString out = QStringLiteral("[");
+    for (std::size_t i = 0; i < list.size(); ++i)
+        out += (i ? QStringLiteral(", \"") : QStringLiteral("\"")) + QString::fromStdString(list[i]) + QLatin1Char('"');
+    return QTest::toString(out + QLatin1Char(']'));
 }
 
 namespace faultline::tests {

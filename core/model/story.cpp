@@ -315,8 +315,12 @@ struct Proposal
             }
         if (hi != INT64_MIN) {
             const std::int64_t margin = std::max(kMinMarginNs, (hi - lo) / 5);
-            s.state.fromNs = lo - margin;
-            s.state.toNs = hi + margin;
+            // Whole seconds outward (whole minutes past an hour): a window reads as a time people say aloud.
+            const std::int64_t unit = hi - lo > 3600 * kNsPerSec ? 60 * kNsPerSec : kNsPerSec;
+            auto floorTo = [unit](
+                               std::int64_t t) { return t >= 0 ? t / unit * unit : -((-t + unit - 1) / unit) * unit; };
+            s.state.fromNs = floorTo(lo - margin);
+            s.state.toNs = floorTo(hi + margin + unit - 1);
         }
         return s;
     }

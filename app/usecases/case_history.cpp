@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/usecases/case_history.h"
 
+#include "app/usecases/case_access.h"
 #include "core/casefile/case_file.h"
 
 #include <unistd.h>
@@ -9,33 +10,9 @@
 
 namespace faultline::usecases {
 
-namespace {
-
-/// What opening the case had to say: its notes (migration, read-only), then the damage it found.
-std::vector<core::Diagnostic> openNotes(const core::CaseFile& c)
-{
-    std::vector<core::Diagnostic> out = c.notes();
-    out.insert(out.end(), c.problems().begin(), c.problems().end());
-    return out;
-}
-
-/// A Case failure carrying the open's notes first and then the errors, in the order the CLI prints them.
-template <class T>
-Result<T> caseFailure(
-    std::string message, std::vector<core::Diagnostic> notes, const std::vector<core::Diagnostic>& errors)
-{
-    notes.insert(notes.end(), errors.begin(), errors.end());
-    return Result<T>::fail(Exit::Case, std::move(message), std::move(notes));
-}
-
-std::unique_ptr<core::CaseFile> openCase(const std::string& path, bool readOnly, std::vector<core::Diagnostic>& errors)
-{
-    core::CaseOpenOptions options;
-    options.readOnly = readOnly;
-    return core::CaseFile::open(path, options, errors);
-}
-
-} // namespace
+using detail::caseFailure;
+using detail::openCase;
+using detail::openNotes;
 
 Result<core::CaseHistory> caseHistory(const std::string& casePath)
 {

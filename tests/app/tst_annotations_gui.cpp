@@ -11,6 +11,7 @@
 #include "app/gui/case_controller.h"
 #include "app/gui/main_window.h"
 #include "app/usecases/case_history.h"
+#include "tests/common/gui_helpers.h"
 #include "tests/common/test_helpers.h"
 #include "views/annotations/annotations_pane.h"
 #include "views/annotations/comment_editor.h"
@@ -50,21 +51,9 @@ using views::TimelineView;
 
 namespace {
 
-QString sampleDir()
-{
-    return QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213"));
-}
-
-QString rulesDir()
-{
-    return QString::fromStdString(tests::sourcePath("rules"));
-}
-
-void screenshot(QWidget* w, const QString& name)
-{
-    QDir().mkpath(QStringLiteral("screenshots"));
-    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
-}
+using tests::rulesDir;
+using tests::sampleDir;
+using tests::screenshot;
 
 /// The stored annotations of `path`, read the way the CLI reads them.
 std::vector<core::Annotation> stored(const QString& path)

@@ -4,6 +4,7 @@
 // and hash and the bundled libraries' licences; the how-to shows the collection commands.
 #include "app/gui/main_window.h"
 #include "core/version.h"
+#include "tests/common/gui_helpers.h"
 #include "tests/common/test_helpers.h"
 #include "views/charts/metric_chart_view.h"
 #include "views/evidence/evidence_viewer.h"
@@ -46,24 +47,12 @@ using namespace faultline;
 
 namespace {
 
-QString sampleDir()
-{
-    return QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213"));
-}
-
-QString rulesDir()
-{
-    return QString::fromStdString(tests::sourcePath("rules"));
-}
+using tests::rulesDir;
+using tests::sampleDir;
+using tests::screenshot;
 
 /// Writes a picture of `w` under screenshots/ in the test's working directory (the build tree), for a person to
 /// look at; the tests do not compare pixels.
-void screenshot(QWidget* w, const QString& name)
-{
-    QDir().mkpath(QStringLiteral("screenshots"));
-    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
-}
-
 QStringList buttonTitles(QWidget* page)
 {
     QStringList titles;

@@ -10,6 +10,7 @@
 #include "app/gui/rule_edit_controller.h"
 #include "app/gui/rule_workbench.h"
 #include "app/usecases/use_cases.h"
+#include "tests/common/gui_helpers.h"
 #include "tests/common/test_helpers.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/rules/library_results.h"
@@ -40,15 +41,11 @@ using namespace faultline;
 
 namespace {
 
+using tests::screenshot;
+
 QString source(const std::string& rel)
 {
     return QString::fromStdString(tests::sourcePath(rel));
-}
-
-void screenshot(QWidget* w, const QString& name)
-{
-    QDir().mkpath(QStringLiteral("screenshots"));
-    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
 }
 
 QString replaced(QString s, const QString& from, const QString& to)

@@ -13,6 +13,7 @@
 #include "app/gui/story_controller.h"
 #include "app/usecases/story.h"
 #include "core/model/story.h"
+#include "tests/common/gui_helpers.h"
 #include "tests/common/test_helpers.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/state/workbench_selection.h"
@@ -42,21 +43,9 @@ using views::TimelineView;
 
 namespace {
 
-QString sampleDir()
-{
-    return QString::fromStdString(tests::sourcePath("resources/samples/bundle-48213"));
-}
-
-QString rulesDir()
-{
-    return QString::fromStdString(tests::sourcePath("rules"));
-}
-
-void screenshot(QWidget* w, const QString& name)
-{
-    QDir().mkpath(QStringLiteral("screenshots"));
-    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
-}
+using tests::rulesDir;
+using tests::sampleDir;
+using tests::screenshot;
 
 /// The case's latest story, read the way the CLI reads it.
 core::Story storedStory(const QString& path)

@@ -4,6 +4,7 @@
 // of an older generation dropped, diagnostics drawn where they lie (and in the problems list), a run's diff and
 // trace shown in their tabs; the case library pane flagged-first with its filter, and Open asking for the case.
 // Screenshots (light and dark palettes) under screenshots/ in the build tree.
+#include "tests/common/gui_helpers.h"
 #include "tests/common/test_helpers.h"
 #include "views/rules/library_results.h"
 #include "views/rules/rule_editor.h"
@@ -27,6 +28,8 @@ using namespace faultline;
 
 namespace {
 
+using tests::screenshot;
+
 const QString kDoc = QStringLiteral("extractors:\n"
                                     "  - id: site.fan  # the fans\n"
                                     "    sources: [kernel]\n"
@@ -36,12 +39,6 @@ const QString kDoc = QStringLiteral("extractors:\n"
                                     "    tests:\n"
                                     "      - line: 'fan 3 stopped ok ''x'''\n"
                                     "        expect: {event: site.fan_stopped, fields: {fan: '3'}}\n");
-
-void screenshot(QWidget* w, const QString& name)
-{
-    QDir().mkpath(QStringLiteral("screenshots"));
-    QVERIFY2(w->grab().save(QStringLiteral("screenshots/") + name), qPrintable(name));
-}
 
 /// The format the highlighter gave the character at `column` (0-based) of line `line` (1-based).
 QTextCharFormat formatAt(QTextDocument* doc, int line, int column)

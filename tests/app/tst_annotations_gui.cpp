@@ -12,6 +12,7 @@
 #include "app/gui/main_window.h"
 #include "app/usecases/case_history.h"
 #include "tests/common/gui_helpers.h"
+#include "tests/common/sample_window.h"
 #include "tests/common/test_helpers.h"
 #include "views/annotations/annotations_pane.h"
 #include "views/annotations/comment_editor.h"
@@ -101,22 +102,8 @@ private:
     /// A window showing the flagship sample saved as the case `name`, on screen and active.
     std::unique_ptr<app::MainWindow> savedCase(const QString& name, QString& path)
     {
-        auto window = std::make_unique<app::MainWindow>(rulesDir(), sampleDir());
-        QSignalSpy shown(window.get(), &app::MainWindow::resultShown);
-        window->openBundle(sampleDir());
-        if (!QTest::qWaitFor([&] { return shown.count() == 1; }, 60000) || !window->result().verdict)
-            return nullptr;
         path = m_dir.filePath(name);
-        QSignalSpy annotations(window.get(), &app::MainWindow::annotationsShown);
-        window->saveCase(path);
-        if (!QTest::qWaitFor([&] { return window->caseController()->history().has_value(); }, 60000))
-            return nullptr;
-        window->resize(1500, 980);
-        window->show();
-        window->activateWindow();
-        if (!QTest::qWaitForWindowActive(window.get()))
-            return nullptr;
-        return window;
+        return tests::sampleSavedAsCase(path);
     }
 
     /// Waits until the case holds `n` annotations and the panes show them.

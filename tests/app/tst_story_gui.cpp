@@ -14,6 +14,7 @@
 #include "app/usecases/story.h"
 #include "core/model/story.h"
 #include "tests/common/gui_helpers.h"
+#include "tests/common/sample_window.h"
 #include "tests/common/test_helpers.h"
 #include "views/evidence/evidence_viewer.h"
 #include "views/state/workbench_selection.h"
@@ -100,21 +101,10 @@ private:
     /// A window showing the flagship sample saved as the case `name`, on screen and active, its story read.
     std::unique_ptr<app::MainWindow> savedCase(const QString& name, QString& path)
     {
-        auto window = std::make_unique<app::MainWindow>(rulesDir(), sampleDir());
-        QSignalSpy shown(window.get(), &app::MainWindow::resultShown);
-        window->openBundle(sampleDir());
-        if (!QTest::qWaitFor([&] { return shown.count() == 1; }, 60000) || !window->result().verdict)
-            return nullptr;
         path = m_dir.filePath(name);
-        window->saveCase(path);
-        if (!waitIdle(*window))
-            return nullptr;
-        window->resize(1500, 980);
-        window->show();
-        window->activateWindow();
-        if (!QTest::qWaitForWindowActive(window.get()))
-            return nullptr;
-        window->storyController()->setAnimationMs(0);
+        auto window = tests::sampleSavedAsCase(path);
+        if (window)
+            window->storyController()->setAnimationMs(0);
         return window;
     }
 

@@ -135,6 +135,10 @@ StoryController::StoryController(MainWindow* window, CaseController* cases, view
         if (!m_applying)
             markDetached();
     });
+    connect(m_window->evidencePane()->viewer(), &views::EvidenceViewer::highlightsChanged, this, [this] {
+        if (!m_applying)
+            markDetached();
+    });
 }
 
 StoryController::~StoryController()
@@ -244,7 +248,9 @@ void StoryController::applyState(const core::StoryViewState& s, int eventIndex, 
         const std::uint64_t line = s.evidenceLines.empty() ? 0 : s.evidenceLines.front();
         if (evidence->currentPath().toStdString() != s.evidencePath || evidence->viewer()->highlightedLine() != line)
             evidence->showLine(QString::fromStdString(s.evidencePath), line);
-        evidence->viewer()->setExtraHighlights(s.evidenceLines);
+        evidence->viewer()->setExtraHighlights(s.evidenceLines.size() > 1
+                ? std::vector<std::uint64_t>(s.evidenceLines.begin() + 1, s.evidenceLines.end())
+                : std::vector<std::uint64_t> {});
     }
     if (s.fromNs != INT64_MIN && s.toNs > s.fromNs) {
         m_target = { s.fromNs, s.toNs };

@@ -191,8 +191,17 @@ private Q_SLOTS:
         const std::size_t before = storedStory(path).steps.size();
         const int symptom = exploreSymptom(*window);
         QVERIFY(symptom >= 0);
+        // Shift+click in the evidence viewer highlights the next line too.
+        auto* viewer = window->evidencePane()->viewer();
+        const std::uint64_t line = viewer->highlightedLine();
+        QVERIFY(line > 0);
+        QTest::qWait(20);
+        const auto next = viewer->linePosition(line + 1);
+        QVERIFY2(next.has_value(), qPrintable(QStringLiteral("line %1 not on screen").arg(line + 1)));
+        QTest::mouseClick(viewer->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(next->x() + 60, next->y()));
         const core::StoryViewState captured = story->captureState();
         QVERIFY(captured.event.has_value());
+        QCOMPARE(captured.evidenceLines, (std::vector<std::uint64_t> { line, line + 1 }));
         window->storyPane()->setCurrentStep(-1);
         story->addStep(QStringLiteral("The first symptom elsewhere"), QStringLiteral("Ten seconds later, node-03."));
         QVERIFY(waitForRevision(*window, start + 1));
@@ -211,6 +220,7 @@ private Q_SLOTS:
         const int last = static_cast<int>(before);
         story->goToStep(0, false);
         window->timeline()->setExpandedNodes({});
+        viewer->setExtraHighlights({});
         window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->setVisible(false);
         window->timeline()->fitAll();
         QVERIFY(window->selection()->event() != symptom || window->timeline()->rangeFrom() != captured.fromNs);
@@ -222,6 +232,7 @@ private Q_SLOTS:
         QCOMPARE(window->timeline()->expandedNodes(), captured.expandedLanes);
         QCOMPARE(window->evidencePane()->currentPath().toStdString(), captured.evidencePath);
         QCOMPARE(window->evidencePane()->viewer()->highlightedLine(), captured.evidenceLines.front());
+        QCOMPARE(window->evidencePane()->viewer()->extraHighlights(), (std::vector<std::uint64_t> { line + 1 }));
         QVERIFY(window->findChild<QDockWidget*>(QStringLiteral("metricsDock"))->isVisible());
         QCOMPARE(QString::fromStdString(core::storyStateToJson(story->captureState())),
             QString::fromStdString(core::storyStateToJson(captured)));

@@ -159,6 +159,23 @@ private Q_SLOTS:
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.first().at(1).value<std::uint64_t>(), std::uint64_t(3));
         QCOMPARE(viewer->highlightedLine(), std::uint64_t(3));
+        // A right click inside the highlighted lines keeps them (the context menu acts on them); shift+click
+        // highlights from the selected line to the clicked one; a plain click clears them.
+        viewer->setExtraHighlights({ 2 });
+        QTest::mouseClick(viewer->viewport(), Qt::RightButton, {}, QPoint(at->x() + 40, viewer->linePosition(2)->y()));
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(3));
+        QCOMPARE(viewer->extraHighlights(), (std::vector<std::uint64_t> { 2 }));
+        QSignalSpy highlights(viewer, &views::EvidenceViewer::highlightsChanged);
+        QTest::mouseClick(
+            viewer->viewport(), Qt::LeftButton, Qt::ShiftModifier, QPoint(at->x() + 40, viewer->linePosition(1)->y()));
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(3));
+        QCOMPARE(viewer->extraHighlights(), (std::vector<std::uint64_t> { 1, 2 }));
+        QCOMPARE(highlights.count(), 1);
+        QTest::mouseClick(viewer->viewport(), Qt::LeftButton, {}, QPoint(at->x() + 40, viewer->linePosition(4)->y()));
+        QCOMPARE(viewer->highlightedLine(), std::uint64_t(4));
+        QVERIFY(viewer->extraHighlights().empty());
+        QCOMPARE(highlights.count(), 2);
+        viewer->setExtraHighlights({ 1 });
         QVERIFY(pane.showLine(QStringLiteral("b.log"), 1));
         QVERIFY(viewer->extraHighlights().empty());
     }

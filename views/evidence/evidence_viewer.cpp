@@ -25,6 +25,8 @@ namespace {
 constexpr int kMargin = 6;
 /// How much of a long focus text finds it when the whole does not match.
 constexpr int kFocusPrefix = 48;
+/// The most lines a shift+click highlights.
+constexpr std::uint64_t kMaxExtraLines = 2000;
 constexpr std::size_t kMaxLineBytes = 4096;
 
 /// Tabs and control characters drawn visibly, so that a line never draws as something it is not.
@@ -316,6 +318,25 @@ void EvidenceViewer::mousePressEvent(QMouseEvent* event)
     const auto line = first + static_cast<std::uint64_t>(std::max(0, event->position().toPoint().y()) / lineHeight());
     if (line > m_lines)
         return;
+    const bool inRange = line == m_highlight || std::binary_search(m_extra.begin(), m_extra.end(), line);
+    if (event->button() == Qt::RightButton && inRange)
+        return; // the context menu acts on the highlighted lines as they are
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier) && m_highlight > 0) {
+        // Shift+click highlights the lines from the selected one to this one (a story step keeps them).
+        const std::uint64_t from = std::min(m_highlight, line);
+        const std::uint64_t to = std::min(std::max(m_highlight, line), from + kMaxExtraLines - 1);
+        std::vector<std::uint64_t> lines;
+        for (std::uint64_t l = from; l <= to; ++l)
+            if (l != m_highlight)
+                lines.push_back(l);
+        setExtraHighlights(std::move(lines));
+        Q_EMIT highlightsChanged();
+        return;
+    }
+    if (!m_extra.empty()) {
+        m_extra.clear();
+        Q_EMIT highlightsChanged();
+    }
     m_highlight = line;
     m_focusStart = -1;
     m_focusLength = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The raw evidence at the exact line: a scroll area over one evidence file that asks the EvidenceText only for the
 // lines on screen (never a whole file in a widget), with line numbers and the selected record's line highlighted. A
-// click selects a line (which the app's M and C annotate); annotated lines carry a ribbon in the gutter whose tooltip
+// click selects a line (which the app's M and C annotate), shift+click highlights the lines from it to another one
+// (which a story step keeps); annotated lines carry a ribbon in the gutter whose tooltip
 // says what, by whom and when. EvidencePane adds the file chooser and the position ("line 70 of 142").
 #pragma once
 
@@ -69,6 +70,9 @@ Q_SIGNALS:
     void positionChanged(std::uint64_t firstVisible, std::uint64_t lines);
     /// The user clicked line `line` of file `file` (it is highlighted now).
     void lineSelected(std::size_t file, std::uint64_t line);
+    /// The user changed the extra highlighted lines (shift+click highlights from the selected line to the clicked
+    /// one; a plain click clears them).
+    void highlightsChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -961,6 +961,8 @@ QList<QPair<QString, QString>> MainWindow::shortcuts() const
     out.append({ tr("Click a lane's header, click a line"),
         tr("Timeline: select the lane; evidence: select the line (M and C annotate the selection)") });
     out.append({ tr("Enter or double click, Delete"), tr("Annotations: edit the selected annotation, remove it") });
+    out.append({ tr("Shift+Click a line"),
+        tr("Evidence: highlight the lines from the selected one (a story step keeps them)") });
     out.append({ tr("Enter, Alt+↑ / Alt+↓, Delete"), tr("Story: go to the step, move it up or down, delete it") });
     out.append({ tr("→ Space Page Down, ← Page Up, Home / End"),
         tr("Presenting: the next or previous step, the first or the last") });

@@ -84,13 +84,17 @@ int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight)
             bool alone = n.top() + firstLineHeight(next) > (page + 1) * pageHeight;
             if (const int level = b.blockFormat().headingLevel(); level >= 3 && !alone) {
                 // A part of a section (a story's step: its text, facts and picture) stays whole when a page holds it.
+                // Its height is its blocks' own, without the gap the layout left where it pushed a picture on.
                 QTextBlock end = next;
+                qreal height = h.height();
                 while (end.isValid()
-                    && (end.blockFormat().headingLevel() == 0 || end.blockFormat().headingLevel() > level))
+                    && (end.blockFormat().headingLevel() == 0 || end.blockFormat().headingLevel() > level)) {
+                    height += layout->blockBoundingRect(end).height();
                     end = end.next();
+                }
                 const qreal bottom =
                     end.isValid() ? layout->blockBoundingRect(end).top() : layout->documentSize().height();
-                alone = bottom - h.top() <= pageHeight && bottom > (page + 1) * pageHeight;
+                alone = height <= pageHeight && bottom > (page + 1) * pageHeight;
             }
             // A heading already at a page's top stays: moving it would not bring its text any closer.
             if (alone && h.top() > page * pageHeight + 1) {

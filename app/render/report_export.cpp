@@ -9,6 +9,7 @@
 #include <QPromise>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace faultline::render {
@@ -152,7 +153,9 @@ void ReportExport::drawAndWrite(std::shared_ptr<Prepared> prepared)
     std::vector<usecases::ReportPicture> pictures;
     if (request.pictures && !prepared->draft->pictures.empty()) {
         Q_EMIT progressChanged(72, tr("Drawing the report's pictures"));
-        pictures = drawReportPictures(*prepared->draft);
+        // A PDF's pictures are drawn as wide as its text, so they are not scaled down and their labels stay legible.
+        pictures = drawReportPictures(*prepared->draft,
+            request.format == ExportFormat::Pdf ? std::min(kPictureWidth, pdfTextWidth()) : kPictureWidth);
     }
     auto cancel = m_cancel;
     auto* watcher = new QFutureWatcher<ExportOutcome>(this);

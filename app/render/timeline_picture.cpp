@@ -45,7 +45,7 @@ std::vector<views::TimelineAnnotation> pictureAnnotations(const usecases::Report
 
 } // namespace
 
-PictureView::PictureView(const usecases::ReportDraft& draft, const usecases::PictureSlot& slot)
+PictureView::PictureView(const usecases::ReportDraft& draft, const usecases::PictureSlot& slot, int width)
     : m_id(slot.id)
 {
     const core::Analysis& a = draft.analysis;
@@ -67,7 +67,7 @@ PictureView::PictureView(const usecases::ReportDraft& draft, const usecases::Pic
         view.setTextFilter([redactor](const QString& text) {
             return QString::fromStdString(redactor->redact(text.toStdString(), nullptr, false));
         });
-    view.resize(kPictureWidth, kPictureMaxHeight);
+    view.resize(width, kPictureMaxHeight);
     view.setResult(a);
     if (!view.hasTimes()) {
         m_view.reset();
@@ -83,7 +83,7 @@ PictureView::PictureView(const usecases::ReportDraft& draft, const usecases::Pic
     // The height every lane needs, less the horizontal scroll bar's, which the picture does not have.
     const int scrollBar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view);
     const int height = std::clamp(view.preferredHeight() - scrollBar, kPictureMinHeight, kPictureMaxHeight);
-    view.resize(kPictureWidth, height);
+    view.resize(width, height);
     view.setRange(slot.fromNs, slot.toNs);
     if (slot.focusEvent)
         view.selectEvent(static_cast<int>(*slot.focusEvent));
@@ -116,16 +116,16 @@ std::optional<usecases::ReportPicture> PictureView::draw() const
 }
 
 std::optional<usecases::ReportPicture> drawTimelinePicture(
-    const usecases::ReportDraft& draft, const usecases::PictureSlot& slot)
+    const usecases::ReportDraft& draft, const usecases::PictureSlot& slot, int width)
 {
-    return PictureView(draft, slot).draw();
+    return PictureView(draft, slot, width).draw();
 }
 
-std::vector<usecases::ReportPicture> drawReportPictures(const usecases::ReportDraft& draft)
+std::vector<usecases::ReportPicture> drawReportPictures(const usecases::ReportDraft& draft, int width)
 {
     std::vector<usecases::ReportPicture> out;
     for (const auto& slot : draft.pictures)
-        if (auto p = drawTimelinePicture(draft, slot))
+        if (auto p = drawTimelinePicture(draft, slot, width))
             out.push_back(std::move(*p));
     return out;
 }

@@ -34,7 +34,9 @@ inline constexpr int kPictureScale = 2;
 class PictureView
 {
 public:
-    PictureView(const usecases::ReportDraft& draft, const usecases::PictureSlot& slot);
+    /// `width`: the picture's width in logical pixels (the PDF draws it at its text width, so its labels print at
+    /// the size they are drawn, not scaled down).
+    PictureView(const usecases::ReportDraft& draft, const usecases::PictureSlot& slot, int width = kPictureWidth);
     ~PictureView();
     PictureView(const PictureView&) = delete;
     PictureView& operator=(const PictureView&) = delete;
@@ -53,9 +55,9 @@ private:
 
 /// Draws one slot from the draft's analysis; nullopt when the analysis has nothing to place (no verdict or times).
 std::optional<usecases::ReportPicture> drawTimelinePicture(
-    const usecases::ReportDraft& draft, const usecases::PictureSlot& slot);
+    const usecases::ReportDraft& draft, const usecases::PictureSlot& slot, int width = kPictureWidth);
 
 /// Draws every slot of the draft.
-std::vector<usecases::ReportPicture> drawReportPictures(const usecases::ReportDraft& draft);
+std::vector<usecases::ReportPicture> drawReportPictures(const usecases::ReportDraft& draft, int width = kPictureWidth);
 
 } // namespace faultline::render

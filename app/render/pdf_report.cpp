@@ -48,6 +48,17 @@ qreal firstLineHeight(const QTextBlock& block)
     return layout && layout->lineCount() > 0 ? layout->lineAt(0).height() : 0;
 }
 
+/// What a block takes on a page: its lines and its margins. A block whose lines the layout moved to the next page
+/// spans the gap left above them; its lines do not.
+qreal contentHeight(const QTextBlock& block)
+{
+    qreal height = block.blockFormat().topMargin() + block.blockFormat().bottomMargin();
+    if (const QTextLayout* layout = block.layout())
+        for (int i = 0; i < layout->lineCount(); ++i)
+            height += layout->lineAt(i).height();
+    return height;
+}
+
 } // namespace
 
 std::string pdfStyleSheet()
@@ -84,12 +95,13 @@ int keepHeadingsWithNext(QTextDocument& doc, qreal pageHeight)
             bool alone = n.top() + firstLineHeight(next) > (page + 1) * pageHeight;
             if (const int level = b.blockFormat().headingLevel(); level >= 3 && !alone) {
                 // A part of a section (a story's step: its text, facts and picture) stays whole when a page holds it.
-                // Its height is its blocks' own, without the gap the layout left where it pushed a picture on.
+                // Its height is its blocks' lines and margins, without the gap the layout left where it pushed a
+                // picture on to the next page.
                 QTextBlock end = next;
-                qreal height = h.height();
+                qreal height = contentHeight(b);
                 while (end.isValid()
                     && (end.blockFormat().headingLevel() == 0 || end.blockFormat().headingLevel() > level)) {
-                    height += layout->blockBoundingRect(end).height();
+                    height += contentHeight(end);
                     end = end.next();
                 }
                 const qreal bottom =

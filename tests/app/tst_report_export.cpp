@@ -34,6 +34,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextDocument>
+#include <QUrl>
 
 using namespace faultline;
 
@@ -366,6 +367,56 @@ private Q_SLOTS:
         layOutStep(step, split);
         QCOMPARE(render::keepHeadingsWithNext(step, kPage), 1);
         QCOMPARE(stepPages(step), (std::vector<int> { 1, 1, 1 }));
+
+        // A step whose picture the layout pushed to page 2 is measured by its blocks, not across the gap left at the
+        // foot of page 1: heading, line and picture fit on one page, so the heading moves to page 2 too.
+        auto layOutPicture = [](QTextDocument& pd, int fillers) {
+            pd.setDocumentMargin(0);
+            pd.setPageSize(QSizeF(400, kPage));
+            QImage picture(300, static_cast<int>(kPage * 0.5), QImage::Format_RGB32);
+            picture.fill(Qt::gray);
+            pd.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("step.png")), picture);
+            QString html;
+            for (int i = 0; i < fillers; ++i)
+                html += QStringLiteral("<p>filler %1</p>").arg(i);
+            html += QStringLiteral("<h3>Step 1</h3><p>What it shows.</p><p><img src=\"step.png\"></p>");
+            pd.setHtml(html + QStringLiteral("<h3>Step 2</h3><p>Next.</p>"));
+            pd.pageCount();
+        };
+        auto pageOf = [](QTextDocument& pd, const QString& text) {
+            for (QTextBlock b = pd.begin(); b.isValid(); b = b.next())
+                if (b.text().startsWith(text))
+                    return static_cast<int>(pd.documentLayout()->blockBoundingRect(b).top() / kPage);
+            return -1;
+        };
+        int pushed = -1;
+        for (int fillers = 1; fillers < 60 && pushed < 0; ++fillers) {
+            QTextDocument trial;
+            layOutPicture(trial, fillers);
+            // The heading and its line on page 1, the picture (the block after the line) on page 2, with a gap
+            // above it that, added to the step, is more than a page.
+            QTextBlock heading;
+            for (QTextBlock b = trial.begin(); b.isValid(); b = b.next())
+                if (b.text() == QStringLiteral("Step 1"))
+                    heading = b;
+            if (!heading.isValid() || !heading.next().isValid() || !heading.next().next().isValid())
+                continue;
+            const auto* layout = trial.documentLayout();
+            const QRectF head = layout->blockBoundingRect(heading);
+            const QTextBlock picture = heading.next().next();
+            if (!picture.layout() || picture.layout()->lineCount() == 0)
+                continue;
+            const QTextLine line = picture.layout()->lineAt(0);
+            const qreal pictureTop = layout->blockBoundingRect(picture).top() + line.y();
+            if (static_cast<int>(head.top() / kPage) == 0 && static_cast<int>(pictureTop / kPage) == 1
+                && pictureTop + line.height() - head.top() > kPage)
+                pushed = fillers;
+        }
+        QVERIFY2(pushed > 0, "no number of fillers pushes the step's picture to page 2 with a gap above it");
+        QTextDocument pushedDoc;
+        layOutPicture(pushedDoc, pushed);
+        QCOMPARE(render::keepHeadingsWithNext(pushedDoc, kPage), 1);
+        QCOMPARE(pageOf(pushedDoc, QStringLiteral("Step 1")), 1);
     }
 
     void anExportOverTheCaseIsRefusedAndShown()

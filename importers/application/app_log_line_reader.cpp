@@ -15,10 +15,38 @@ namespace faultline::importers {
 using core::CivilTime;
 using core::TimeQuality;
 
+std::string_view stripGrepFilePrefix(std::string_view s)
+{
+    std::size_t p = 0;
+    while (p < s.size() && p < 256 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '[' && s[p] != '(')
+        ++p;
+    if (p == 0 || p >= s.size() || s[p] != ':')
+        return s;
+    const std::string_view name = s.substr(0, p);
+    const auto dot = name.rfind('.');
+    if (dot == std::string_view::npos)
+        return s;
+    static constexpr std::string_view kExtensions[] = { "log", "txt", "out", "err", "stdout", "stderr", "jsonl" };
+    const std::string_view ext = name.substr(dot + 1);
+    if (std::find(std::begin(kExtensions), std::end(kExtensions), ext) == std::end(kExtensions))
+        return s;
+    s.remove_prefix(p + 1);
+    // grep -n: the line number and its colon.
+    std::size_t d = 0;
+    while (d < s.size() && d < 12 && isDigit(s[d]))
+        ++d;
+    if (d > 0 && d < s.size() && s[d] == ':')
+        s.remove_prefix(d + 1);
+    return s;
+}
+
 void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::uint64_t offset, std::size_t length,
     std::int64_t fallbackNs, const StreamIdentity& stream)
 {
     std::string_view s = line;
+    // grep over several files (or -H) puts the file's name and a colon before each line, -n its line number and
+    // another colon: "rank0.log:", "logs/rank0.err:12:". The name is a path ending in a log file's extension.
+    s = stripGrepFilePrefix(s);
     int task = -1;
     // srun --label: optional padding, task id, ": "
     {

@@ -24,6 +24,10 @@ struct StreamIdentity
     std::int32_t rank = -1; ///< a rank/global_rank label
 };
 
+/// `line` without a grep file prefix ("rank0.log:" or, with -n, "rank0.log:12:"), which grep over several files
+/// puts before each line; the line as it is when it has none.
+std::string_view stripGrepFilePrefix(std::string_view line);
+
 /// Application-log line handling shared by job logs and Loki streams: strips launcher prefixes (srun label,
 /// [rankN]:, [defaultN]:), finds the record's own time and host, and stores the observation.
 class AppLogLineReader

@@ -3,6 +3,7 @@
 // identity (srun label, [rankN]:, NCCL host), detection without a manifest, and bad input that yields a located
 // warning while the rest is still imported.
 #include "core/time/civil_time.h"
+#include "importers/application/app_log_line_reader.h"
 #include "importers/bundle/phases.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
@@ -910,6 +911,55 @@ private Q_SLOTS:
         QVERIFY(ev.sources[0].host != kNoNode);
         QCOMPARE(ev.nodes.name(ev.sources[0].host), std::string("node045"));
         VERIFY_CONTAINS(QString::fromStdString(ev.sources[0].formatReason), "from the shell prompt on line 1");
+    }
+
+    void grepFilePrefixes_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("rest");
+        QTest::addRow("grep -H") << "rank0.log:node-a:311:405 [0] NCCL WARN x"
+                                 << "node-a:311:405 [0] NCCL WARN x";
+        QTest::addRow("grep -Hn with a path") << "logs/run-2/rank0.err:1234:[2025-09-17 15:16:23] message"
+                                              << "[2025-09-17 15:16:23] message";
+        QTest::addRow("NCCL's own prefix stays") << "node-a:311:405 [0] NCCL WARN x"
+                                                 << "node-a:311:405 [0] NCCL WARN x";
+        QTest::addRow("a host name with a dot stays") << "gpu01.cluster:311:405 [0] NCCL INFO x"
+                                                      << "gpu01.cluster:311:405 [0] NCCL INFO x";
+        QTest::addRow("srun label stays") << "12: message"
+                                          << "12: message";
+        QTest::addRow("a time stays") << "10:15:01 rank0.log: x"
+                                      << "10:15:01 rank0.log: x";
+    }
+    void grepFilePrefixes()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, rest);
+        const std::string l = line.toStdString();
+        QCOMPARE(std::string(importers::stripGrepFilePrefix(l)), rest.toStdString());
+    }
+
+    void aGrepOverLogFilesKeepsEachRecordsTimeAndHost()
+    {
+        // "grep net_ib *.log" pasted into a ticket: the file names before each line do not hide the records' own
+        // collector stamp and NCCL host.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "nccl-debug.txt",
+                "# grep net_ib *.log\n"
+                "prefill-2.log:[2025-09-17 15:16:23] prefill-2:311:405 [0] transport/net_ib.cc:199 NCCL WARN NET/IB "
+                ": mlx5_32:1 Got async error event: port error\n"
+                "prefill-3.log:7:[2025-09-17 15:16:24] prefill-3:312:406 [1] transport/net_ib.cc:199 NCCL WARN "
+                "NET/IB : mlx5_33:1 Got async error event: port active\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        std::vector<std::string> nodes;
+        std::size_t timed = 0;
+        for (const auto& o : ev.observations) {
+            if (o.node != kNoNode)
+                nodes.push_back(ev.nodes.name(o.node));
+            timed += o.timeNs != INT64_MIN ? 1 : 0;
+        }
+        QCOMPARE(nodes, (std::vector<std::string> { "prefill-2", "prefill-3" }));
+        QCOMPARE(timed, std::size_t(2));
     }
 };
 

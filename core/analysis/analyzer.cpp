@@ -902,6 +902,7 @@ private:
                         ev.label = e.label;
                         ev.weight = h.support[k].weight;
                         ev.why = h.support[k].why;
+                        ev.faultAtReporter = h.support[k].faultAtReporter;
                     }
                     ev.events.push_back(i);
                     supportEvents.push_back(i);
@@ -982,6 +983,16 @@ private:
             for (const auto& nn : top.nodes)
                 if (std::find(m_v.originNodes.begin(), m_v.originNodes.end(), nn) == m_v.originNodes.end())
                     m_v.originNodes.push_back(nn);
+        // Symptoms whose support item places the fault on their reporter (an HCA's own port event) name that node
+        // even when the hypothesis as a whole cannot (a completion error may be the peer's fault).
+        for (const auto& ev : top.evidence)
+            if (ev.faultAtReporter)
+                for (const std::size_t i : ev.events)
+                    if (i < m_events.size() && m_events[i].node != kNoNode) {
+                        const std::string& nn = m_v.nodes.name(m_events[i].node);
+                        if (std::find(m_v.originNodes.begin(), m_v.originNodes.end(), nn) == m_v.originNodes.end())
+                            m_v.originNodes.push_back(nn);
+                    }
         std::set<std::size_t> supporting;
         std::size_t symptoms = 0;
         for (const auto& ev : top.evidence) {

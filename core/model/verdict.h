@@ -69,6 +69,7 @@ struct HypothesisEvidence
     double weight = 0;
     std::string why;
     std::vector<std::size_t> events; ///< indices into Verdict::events
+    bool faultAtReporter = false; ///< its support item places the fault on the reporting node
 };
 
 /// A domain/subdomain that the symptoms point at, with the support of the symptoms that point there.

@@ -1049,13 +1049,17 @@ HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML:
     if (!support.IsSequence() || support.size() == 0)
         fail(support, "not-a-list", "'support' must be a non-empty list of {when, weight, why}");
     for (const auto& s : support) {
-        checkKeys(s, { "when", "weight", "why" });
+        checkKeys(s, { "when", "weight", "why", "fault_at" });
         if (!s["when"].IsDefined())
             fail(s, "missing-key", "required key 'when' is missing");
         HypothesisSupport hs;
         hs.when = selectorValue(s["when"], "when");
         hs.weight = weight(s, "weight");
         hs.why = optScalar(s, "why");
+        if (const std::string at = optScalar(s, "fault_at", "unknown"); at == "reporter")
+            hs.faultAtReporter = true;
+        else if (at != "unknown")
+            fail(s["fault_at"], "bad-fault-at", "unknown 'fault_at' '" + at + "' (expected reporter or unknown)");
         h.support.push_back(std::move(hs));
     }
     if (const YAML::Node confirm = n["confirm"]; confirm.IsDefined()) {

@@ -221,6 +221,9 @@ struct HypothesisSupport
     EventSelector when;
     double weight = 0;
     std::string why; ///< why this symptom points at the hypothesis
+    /// This symptom locates the fault on the node that reports it (an HCA's own port event), although the
+    /// hypothesis as a whole does not (`fault_at: reporter` on the support item).
+    bool faultAtReporter = false;
 };
 
 /// Evidence that would confirm a hypothesis, were it collected: a source kind, whose (the node that reported the

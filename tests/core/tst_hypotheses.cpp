@@ -409,6 +409,24 @@ private Q_SLOTS:
         QVERIFY(w.blamedNodes.empty());
     }
 
+    void anHcasOwnPortEventNamesItsNodeInANetworkHypothesis()
+    {
+        // A network hypothesis does not name its reporters as a whole, but an HCA's own asynchronous port event is
+        // that node's port: its support item names the node (never blamed); a completion error beside it does not
+        // add its reporter.
+        Evidence ev;
+        ev.app("node-05", 0, 0,
+            "node-05:311:405 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_32:1 Got async error event: port "
+            "error");
+        ev.app("node-02", 4, 1,
+            "node-02:48815:51399 [4] transport/net_ib.cc:2449 NCCL WARN NET/IB: Got completion from peer "
+            "10.10.0.3<52311> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_5");
+        const Verdict v = analyze(ev.get(), *tests::bundledCatalog());
+        QCOMPARE(v.subdomain, std::string("network-fabric"));
+        QVERIFY2(v.originNodes == std::vector<std::string> { "node-05" }, verdictToText(v, ev.get()).c_str());
+        QVERIFY(v.blamedNodes.empty());
+    }
+
     void hardwareCudaErrorExplainsTheRanksLaterException()
     {
         // The ECC error is the rank's view of a GPU fault: the exception the rank raises afterwards is its

@@ -225,6 +225,9 @@ correlators:
         QTest::addRow("unknown fault_at") << QString::fromUtf8(head)
                 + QStringLiteral("    fault_at: peer\n    support: [{when: {event: a.b}, weight: 0.5}]\n")
                                           << QStringLiteral("bad-fault-at");
+        QTest::addRow("unknown fault_at of a support item") << QString::fromUtf8(head)
+                + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5, fault_at: peer}]\n")
+                                                            << QStringLiteral("bad-fault-at");
         QTest::addRow("unknown of") << QString::fromUtf8(head)
                 + QStringLiteral("    support: [{when: {event: a.b}, weight: 0.5}]\n"
                                  "    confirm: [{source: kernel, of: moon, name: n, what: w}]\n")

@@ -13,18 +13,7 @@ namespace faultline::importers {
 
 using core::CivilTime;
 using core::Observation;
-using kubectl::addEventRecord;
-using kubectl::Age;
-using kubectl::alignedCells;
-using kubectl::Column;
-using kubectl::columnIndex;
-using kubectl::EventRow;
-using kubectl::headerColumns;
-using kubectl::noteRelativeAges;
-using kubectl::parseAge;
-using kubectl::referenceTime;
-using kubectl::splitAge;
-using kubectl::tokens;
+using namespace kubectl; // the table and age readers both kubectl printers share
 
 namespace {
 

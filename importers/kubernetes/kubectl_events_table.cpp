@@ -10,18 +10,7 @@
 
 namespace faultline::importers {
 
-using kubectl::addEventRecord;
-using kubectl::Age;
-using kubectl::alignedCells;
-using kubectl::Column;
-using kubectl::columnIndex;
-using kubectl::EventRow;
-using kubectl::headerColumns;
-using kubectl::noteRelativeAges;
-using kubectl::parseAge;
-using kubectl::referenceTime;
-using kubectl::splitAge;
-using kubectl::tokens;
+using namespace kubectl; // the table and age readers both kubectl printers share
 
 namespace {
 

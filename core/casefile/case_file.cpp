@@ -597,21 +597,10 @@ std::shared_ptr<CaseDraft> draftCase(const std::string& path, const BundleInput&
                     .bind(11, chunkCount[f])
                     .run();
             }
-            Stmt ch(db,
-                "INSERT INTO chunks(file_id, seq, first_byte, first_line, starts_line, newlines, raw_size, "
-                "sha256, codec, data) VALUES (?,?,?,?,?,?,?,?,'zstd',?)");
+            Stmt ch(db, casefile::kInsertChunkSql);
             for (std::size_t i = 0; i < chunks.size(); ++i) {
                 auto& c = chunks[i];
-                ch.bind(1, static_cast<std::uint64_t>(c.file))
-                    .bind(2, c.seq)
-                    .bind(3, c.firstByte)
-                    .bind(4, c.firstLine)
-                    .bind(5, c.startsLine)
-                    .bind(6, c.newlines)
-                    .bind(7, c.raw.size())
-                    .bind(8, c.sha)
-                    .bindBlob(9, c.data)
-                    .run();
+                casefile::insertChunk(ch, static_cast<std::int64_t>(c.file), c);
                 if (i % 64 == 63)
                     step("chunk");
             }

@@ -62,6 +62,26 @@ inline constexpr std::size_t kChunkTarget = 128 * 1024;
 inline constexpr std::size_t kBlockRecords = 4096;
 inline constexpr std::size_t kMaxGrepLine = 4096;
 
+/// The statement that stores a prepared chunk (insertChunk binds it).
+inline constexpr const char* kInsertChunkSql =
+    "INSERT INTO chunks(file_id, seq, first_byte, first_line, starts_line, newlines, raw_size, sha256, codec, data) "
+    "VALUES (?,?,?,?,?,?,?,?,'zstd',?)";
+
+/// Stores chunk `c` of the file whose row id is `fileId` with `insert` (prepared from kInsertChunkSql).
+inline void insertChunk(Stmt& insert, std::int64_t fileId, const PreparedChunk& c)
+{
+    insert.bind(1, fileId)
+        .bind(2, c.seq)
+        .bind(3, c.firstByte)
+        .bind(4, c.firstLine)
+        .bind(5, c.startsLine)
+        .bind(6, c.newlines)
+        .bind(7, c.raw.size())
+        .bind(8, c.sha)
+        .bindBlob(9, c.data)
+        .run();
+}
+
 /// A failure inside the case code, already worded as a diagnostic; converted at the public boundary.
 struct CaseFailure
 {

@@ -559,20 +559,9 @@ std::optional<RedactedCopyResult> CaseFile::writeRedactedCopyImpl(
                 if (!write)
                     continue;
                 // The redacted evidence, cut and hashed anew (as a new case is).
-                Stmt ch(db,
-                    "INSERT INTO chunks(file_id, seq, first_byte, first_line, starts_line, newlines, raw_size, "
-                    "sha256, codec, data) VALUES (?,?,?,?,?,?,?,?,'zstd',?)");
+                Stmt ch(db, casefile::kInsertChunkSql);
                 for (const auto& c : prepared->chunks)
-                    ch.bind(1, walk.fileIdAt(c.file))
-                        .bind(2, c.seq)
-                        .bind(3, c.firstByte)
-                        .bind(4, c.firstLine)
-                        .bind(5, c.startsLine)
-                        .bind(6, c.newlines)
-                        .bind(7, c.raw.size())
-                        .bind(8, c.sha)
-                        .bindBlob(9, c.data)
-                        .run();
+                    casefile::insertChunk(ch, walk.fileIdAt(c.file), c);
                 continue;
             }
             std::string select = "SELECT ";

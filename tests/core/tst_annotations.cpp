@@ -7,6 +7,7 @@
 #include "core/casefile/case_file.h"
 #include "core/model/annotations.h"
 #include "importers/bundle_loader.h"
+#include "tests/common/bundle_analysis.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
@@ -20,20 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Analysed
-{
-    BundleInput input;
-    EvidenceSet evidence;
-    Verdict verdict;
-};
+using Analysed = tests::AnalysedBundle;
 
 Analysed analyse(const std::string& bundle)
 {
-    Analysed a;
-    a.input = importers::collectBundle({ bundle });
-    a.evidence = importers::importBundle(a.input);
-    a.verdict = analyze(a.evidence, *tests::bundledCatalog());
-    return a;
+    return tests::analyseBundle({ bundle });
 }
 
 /// An annotation of event `i` of `a`, as a front end makes it from the analysis it shows.

@@ -8,6 +8,7 @@
 #include "core/time/civil_time.h"
 #include "core/util/sha256.h"
 #include "importers/bundle_loader.h"
+#include "tests/common/bundle_analysis.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
@@ -46,20 +47,11 @@ std::string fileHash(const std::string& path)
 }
 
 /// An imported and analysed bundle, ready to be saved.
-struct Analysed
-{
-    BundleInput input;
-    EvidenceSet evidence;
-    Verdict verdict;
-};
+using Analysed = tests::AnalysedBundle;
 
 Analysed analyse(const std::vector<std::string>& paths)
 {
-    Analysed a;
-    a.input = importers::collectBundle(paths);
-    a.evidence = importers::importBundle(a.input);
-    a.verdict = analyze(a.evidence, *tests::bundledCatalog());
-    return a;
+    return tests::analyseBundle(paths);
 }
 
 CaseCreateRequest request(const Analysed& a, CaseCheckpoint checkpoint = {})

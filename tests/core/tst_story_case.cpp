@@ -7,6 +7,7 @@
 #include "core/casefile/case_file.h"
 #include "core/model/story.h"
 #include "importers/bundle_loader.h"
+#include "tests/common/bundle_analysis.h"
 #include "tests/common/test_helpers.h"
 
 #include <QTemporaryDir>
@@ -25,20 +26,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Analysed
-{
-    BundleInput input;
-    EvidenceSet evidence;
-    Verdict verdict;
-};
+using Analysed = tests::AnalysedBundle;
 
 Analysed analyse(const std::string& rel)
 {
-    Analysed a;
-    a.input = importers::collectBundle({ tests::sourcePath(rel) });
-    a.evidence = importers::importBundle(a.input);
-    a.verdict = analyze(a.evidence, *tests::bundledCatalog());
-    return a;
+    return tests::analyseBundle({ tests::sourcePath(rel) });
 }
 
 CaseCreateRequest request(const Analysed& a)

@@ -13,6 +13,7 @@
 #include "views/story/step_editor.h"
 #include "views/story/story_pane.h"
 #include "views/timeline/timeline_view.h"
+#include "views/widgets/verdict_view.h"
 
 #include <QAbstractItemModel>
 #include <QAbstractSpinBox>
@@ -562,24 +563,28 @@ void StoryController::present()
     m_captionBar->setVisible(true);
     m_window->setWindowState(saved.states | Qt::WindowFullScreen);
     // The timeline is what the room looks at: it gets most of the height, the verdict above it the rest.
-    // Measured once the window has its full-screen size and the larger type is laid out.
-    QTimer::singleShot(0, this, [this, workbench] {
-        if (!m_presenting || !workbench)
-            return;
-        const QList<int> sizes = workbench->sizes();
-        const int total = sizes.value(0) + sizes.value(1);
-        // The verdict keeps the height its wrapped lines need in the larger type (a few trail rows under them).
-        auto* verdict = workbench->widget(0);
-        const int needed = verdict->hasHeightForWidth() ? verdict->heightForWidth(verdict->width()) : 0;
-        const int top = std::clamp(needed, total / 3, total * 11 / 20);
-        workbench->setSizes({ top, total - top });
-    });
+    // Measured once the window has its full-screen size and the larger type is laid out (and again on each resize).
+    QTimer::singleShot(0, this, &StoryController::fitPresentationSplit);
     m_presenting = true;
     qApp->installEventFilter(this);
     const int current = m_trail ? -1 : m_pane->currentStep();
     m_presented = current >= 0 && current < presentedCount() ? current : 0;
     showPresented(false);
     Q_EMIT presentationChanged(true);
+}
+
+void StoryController::fitPresentationSplit()
+{
+    auto* workbench = m_window->findChild<QSplitter*>(QStringLiteral("workbench"));
+    if (!m_presenting || !workbench)
+        return;
+    const QList<int> sizes = workbench->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    // The verdict keeps the height its wrapped lines need in the larger type, with two trail rows under them; the
+    // timeline, which the room looks at, gets the rest.
+    const int top = std::clamp(m_window->verdictView()->heightFor(2), total / 4, total * 3 / 5);
+    if (sizes.value(0) != top)
+        workbench->setSizes({ top, total - top });
 }
 
 void StoryController::stopPresenting()
@@ -664,6 +669,8 @@ bool StoryController::eventFilter(QObject* watched, QEvent* event)
             if (m_presenting)
                 m_window->timeline()->ensureEventVisible(m_window->selection()->event());
         });
+    if (m_presenting && event->type() == QEvent::Resize && watched == m_window->verdictView())
+        QTimer::singleShot(0, this, &StoryController::fitPresentationSplit);
     if (!m_presenting || event->type() != QEvent::KeyPress)
         return QObject::eventFilter(watched, event);
     auto* widget = qobject_cast<QWidget*>(watched);

@@ -109,6 +109,8 @@ private:
     /// The trail as presentation steps (no story): one per trail item.
     std::vector<core::StoryStep> trailSteps(std::vector<int>& events) const;
     void showPresented(bool animate);
+    /// While presenting: the verdict gets the height its text needs in the larger type, the timeline the rest.
+    void fitPresentationSplit();
     void markDetached();
     QDockWidget* dock(const std::string& name) const;
 

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -296,6 +297,28 @@ void VerdictView::setResult(const AnalysisResult& result)
     m_report->clear();
     m_report->setVisible(false);
     m_reportButton->setEnabled(true);
+}
+
+int VerdictView::heightFor(int trailRows) const
+{
+    const QLayout* box = layout();
+    const int spacing = box ? box->spacing() : 0;
+    const QMargins margins = box ? box->contentsMargins() : QMargins();
+    auto wrapped = [](const QLabel* label) {
+        if (!label->isVisible() && !label->isVisibleTo(label->parentWidget()))
+            return 0;
+        const int w = label->width();
+        return w > 0 && label->hasHeightForWidth() ? label->heightForWidth(w) : label->sizeHint().height();
+    };
+    int strip = std::max(
+        { m_coverage->sizeHint().height(), m_alternatives->sizeHint().height(), m_reportButton->sizeHint().height() });
+    if (m_coverage->hasHeightForWidth() && m_coverage->width() > 0)
+        strip = std::max(strip, m_coverage->heightForWidth(m_coverage->width()));
+    const int rowHeight = m_trail->verticalHeader()->defaultSectionSize();
+    const int trail = m_trail->horizontalHeader()->height() + trailRows * rowHeight + 2 * m_trail->frameWidth()
+        + m_trail->horizontalScrollBar()->sizeHint().height();
+    return margins.top() + wrapped(m_banner) + spacing + wrapped(m_details) + spacing + strip + spacing + trail
+        + margins.bottom();
 }
 
 } // namespace faultline::views

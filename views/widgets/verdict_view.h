@@ -36,6 +36,9 @@ public:
     QString reportText() const;
     /// Opens the text report in a dialog.
     void showReport();
+    /// The height that shows the banner, the cause and action text wrapped at the view's width, the coverage strip and
+    /// `trailRows` rows of the evidence trail (with its header), as the view is laid out now.
+    int heightFor(int trailRows) const;
 
 Q_SIGNALS:
     /// The user asked to annotate the evidence line of the verdict's event `eventIndex`.

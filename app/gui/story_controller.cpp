@@ -83,6 +83,13 @@ bool typesText(const QWidget* w)
     return combo && combo->isEditable();
 }
 
+/// What a step's event is: "gpu.xid on node-02".
+QString eventText(const core::StoryEventRef& e)
+{
+    return e.node.empty() ? QString::fromStdString(e.type)
+                          : QObject::tr("%1 on %2").arg(QString::fromStdString(e.type), QString::fromStdString(e.node));
+}
+
 QString windowText(qint64 from, qint64 to)
 {
     if (from == INT64_MIN || to == INT64_MIN)
@@ -288,10 +295,7 @@ void StoryController::showStory()
         row.window = windowText(step.state.fromNs, step.state.toNs);
         row.proposed = step.origin == "proposed";
         if (step.state.event) {
-            const auto& e = *step.state.event;
-            row.selects = e.node.empty()
-                ? QString::fromStdString(e.type)
-                : tr("%1 on %2").arg(QString::fromStdString(e.type), QString::fromStdString(e.node));
+            row.selects = eventText(*step.state.event);
             if (i < resolutions.size() && !resolutions[i].matched) {
                 row.matched = false;
                 row.reason = QString::fromStdString(resolutions[i].reason);
@@ -348,9 +352,7 @@ QString StoryController::describeState(const core::StoryViewState& s) const
     if (const QString w = windowText(s.fromNs, s.toNs); !w.isEmpty())
         parts << w;
     if (s.event)
-        parts << (s.event->node.empty()
-                ? QString::fromStdString(s.event->type)
-                : tr("%1 on %2").arg(QString::fromStdString(s.event->type), QString::fromStdString(s.event->node)));
+        parts << eventText(*s.event);
     else if (!s.lane.empty())
         parts << tr("lane %1").arg(QString::fromStdString(s.lane));
     if (!s.evidencePath.empty())
@@ -368,37 +370,28 @@ void StoryController::addCurrentView()
     const int after = m_pane->currentStep();
     const QString what = (after >= 0 ? tr("New step after step %1").arg(after + 1) : tr("New step at the end"))
         + QStringLiteral(" · ") + describeState(state);
-    QString title;
-    if (state.event)
-        title = state.event->node.empty()
-            ? QString::fromStdString(state.event->type)
-            : tr("%1 on %2").arg(QString::fromStdString(state.event->type), QString::fromStdString(state.event->node));
+    const QString title = state.event ? eventText(*state.event) : QString();
     auto* editor = new views::StepEditor(what, title, {}, m_window);
     editor->setAttribute(Qt::WA_DeleteOnClose);
-    connect(editor, &QDialog::accepted, this, [this, editor, state, after] {
-        auto all = steps();
-        core::StoryStep step;
-        step.title = editor->title().toStdString();
-        step.text = editor->text().toStdString();
-        step.state = state;
-        step.origin = "user";
-        const auto at = after >= 0 ? std::min(all.size(), static_cast<std::size_t>(after) + 1) : all.size();
-        all.insert(all.begin() + static_cast<std::ptrdiff_t>(at), std::move(step));
-        m_pendingStep = static_cast<int>(at);
-        save(std::move(all), tr("added step %1").arg(at + 1));
-    });
+    connect(editor, &QDialog::accepted, this,
+        [this, editor, state, after] { insertStep(editor->title(), editor->text(), state, after); });
     editor->open();
 }
 
 void StoryController::addStep(const QString& title, const QString& text, int after)
 {
-    if (!canEdit())
-        return;
+    if (canEdit())
+        insertStep(title, text, captureState(), after);
+}
+
+void StoryController::insertStep(
+    const QString& title, const QString& text, const core::StoryViewState& state, int after)
+{
     auto all = steps();
     core::StoryStep step;
     step.title = title.toStdString();
     step.text = text.toStdString();
-    step.state = captureState();
+    step.state = state;
     step.origin = "user";
     const auto at = after >= 0 ? std::min(all.size(), static_cast<std::size_t>(after) + 1) : all.size();
     all.insert(all.begin() + static_cast<std::ptrdiff_t>(at), std::move(step));

@@ -104,6 +104,8 @@ protected:
 private:
     void showStory();
     void save(std::vector<core::StoryStep> steps, const QString& change);
+    /// Saves the story with a user step of `state` inserted after step `after` (-1: at the end).
+    void insertStep(const QString& title, const QString& text, const core::StoryViewState& state, int after);
     bool canEdit();
     QString describeState(const core::StoryViewState& state) const;
     /// The trail as presentation steps (no story): one per trail item.

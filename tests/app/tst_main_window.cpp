@@ -31,8 +31,11 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -180,6 +183,22 @@ private Q_SLOTS:
         screenshot(&window, QStringLiteral("workbench-bundle-48213-precursor.png"));
         window.selectEvent(causeIndex);
         screenshot(&window, QStringLiteral("workbench-bundle-48213.png"));
+        // Squeezed (a laptop screen, the timeline given most of the height), the wrapped cause and action text is
+        // never cut off: its area shows the whole text or scrolls.
+        auto* details = window.findChild<QScrollArea*>(QStringLiteral("verdictDetails"));
+        QVERIFY(details);
+        auto* workbench = window.findChild<QSplitter*>(QStringLiteral("workbench"));
+        QVERIFY(workbench);
+        window.resize(1024, 640);
+        workbench->setSizes({ 150, 10000 });
+        QTest::qWait(50);
+        const int needed = details->widget()->heightForWidth(details->viewport()->width());
+        const bool whole = details->viewport()->height() >= needed;
+        QVERIFY2(whole || details->verticalScrollBar()->isVisible(),
+            qPrintable(QStringLiteral("the verdict text needs %1 px, its area shows %2 px and cannot scroll")
+                           .arg(needed)
+                           .arg(details->viewport()->height())));
+        screenshot(&window, QStringLiteral("workbench-squeezed.png"));
     }
 
     void savedAndOpenedCasesBecomeRecent()

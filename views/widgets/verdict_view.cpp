@@ -12,6 +12,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
@@ -37,6 +39,53 @@ QString joinNodes(const std::vector<std::string>& nodes)
     return l.isEmpty() ? QObject::tr("none") : l.join(QStringLiteral(", "));
 }
 
+/// Holds the verdict's wrapped cause and action text. It asks for the height the text needs at its present width,
+/// and when the splitter gives it less it scrolls instead of cutting off the last lines.
+class WrappedTextArea : public QScrollArea
+{
+public:
+    WrappedTextArea(QLabel* label, QWidget* parent)
+        : QScrollArea(parent)
+        , m_label(label)
+    {
+        setWidget(label);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+        viewport()->setAutoFillBackground(false);
+        label->setAutoFillBackground(false);
+        label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    }
+
+    QSize sizeHint() const override { return { QScrollArea::sizeHint().width(), textHeight() }; }
+    /// Two lines (the cause and the start of the action) however hard it is squeezed.
+    QSize minimumSizeHint() const override
+    {
+        return { QScrollArea::minimumSizeHint().width(),
+            std::min(textHeight(), 2 * m_label->fontMetrics().lineSpacing() + 2 * m_label->margin()) };
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QScrollArea::resizeEvent(event);
+        if (event->size().width() != event->oldSize().width())
+            updateGeometry(); // the wrapped text's height follows the width
+    }
+
+private:
+    int textHeight() const
+    {
+        if (m_label->text().isEmpty())
+            return 0;
+        const int w = viewport()->width() > 0 ? viewport()->width() : m_label->sizeHint().width();
+        return m_label->heightForWidth(w);
+    }
+
+    QLabel* m_label;
+};
+
 } // namespace
 
 VerdictView::VerdictView(QWidget* parent)
@@ -57,6 +106,8 @@ VerdictView::VerdictView(QWidget* parent)
     m_details->setTextFormat(Qt::RichText);
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detailsArea = new WrappedTextArea(m_details, this);
+    m_detailsArea->setObjectName(QStringLiteral("verdictDetails"));
     m_trail->setModel(m_model);
     m_trail->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_trail->horizontalHeader()->setStretchLastSection(true);
@@ -101,7 +152,7 @@ VerdictView::VerdictView(QWidget* parent)
     strip->addWidget(m_alternatives);
     strip->addWidget(m_reportButton);
     layout->addWidget(m_banner);
-    layout->addWidget(m_details);
+    layout->addWidget(m_detailsArea);
     layout->addLayout(strip);
     layout->addWidget(split, 1);
 }
@@ -184,6 +235,7 @@ void VerdictView::clear(const QString& message)
 {
     m_banner->setText(message);
     m_details->clear();
+    m_detailsArea->updateGeometry();
     m_coverage->clear();
     m_alternatives->setVisible(false);
     m_model->setResult({});
@@ -242,6 +294,7 @@ void VerdictView::showStored(const StoredVerdictSummary& stored)
                           "show the evidence trail and check that it reproduces…")
                            .arg(QString::number(stored.run), qs(stored.createdAt).toHtmlEscaped(),
                                qs(stored.catalog).toHtmlEscaped()));
+    m_detailsArea->updateGeometry();
     m_reportText = qs(stored.text);
     m_report->setPlainText(m_reportText);
     m_report->setVisible(true); // the trail comes with the re-analysis: until then, the stored text is the verdict
@@ -290,6 +343,7 @@ void VerdictView::setResult(const AnalysisResult& result)
     html += tr("<b>Blamed nodes:</b> %1 &nbsp; <b>Symptom nodes:</b> %2")
                 .arg(joinNodes(v.blamedNodes).toHtmlEscaped(), joinNodes(v.symptomNodes).toHtmlEscaped());
     m_details->setText(html);
+    m_detailsArea->updateGeometry();
     showCoverage(v);
     showAlternatives(v);
     m_trail->resizeColumnsToContents();

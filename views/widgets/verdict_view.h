@@ -12,6 +12,7 @@ class QLabel;
 class QToolButton;
 class QTableView;
 class QPlainTextEdit;
+class QScrollArea;
 
 namespace faultline::views {
 
@@ -54,6 +55,7 @@ private:
 
     QLabel* m_banner;
     QLabel* m_details;
+    QScrollArea* m_detailsArea; ///< holds m_details: scrolls when squeezed rather than cutting off its last lines
     QLabel* m_coverage; ///< one line per verdict: each source kind's coverage, reasons in the tooltip
     QToolButton* m_alternatives; ///< the ranked alternatives, each with why it lost; picking one selects it
     QToolButton* m_reportButton;

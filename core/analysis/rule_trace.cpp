@@ -1177,7 +1177,8 @@ private:
         t.description = rule.description;
         t.settings = { { "over", selectorText(rule.over) }, { "group_by", joined(rule.groupBy) },
             { "distinct", rule.distinct }, { "at_least", std::to_string(rule.atLeast) }, { "event", rule.eventType },
-            { "members", rule.members } };
+            { "members", rule.members },
+            { "locate", rule.locate == AggregateRule::Locate::Minority ? "minority" : "record" } };
         const auto& ev = m_v.events;
         std::size_t over = 0;
         for (std::size_t k = 0; k < ev.size(); ++k) {

@@ -66,12 +66,48 @@ void setField(Event& e, const std::string& key, std::string value)
     e.fields.emplace_back(key, std::move(value));
 }
 
+/// The value that the fewest nodes report and its first record with a node, when exactly one value is the fewest;
+/// nullptr on a tie or when no record has a node.
+const std::string* oddValue(const std::vector<Event>& events, const Group& g, std::size_t& record)
+{
+    const std::string* odd = nullptr;
+    std::size_t fewest = 0;
+    bool tie = false;
+    for (const auto& v : g.valueOrder) {
+        std::set<NodeId> where;
+        std::size_t first = 0;
+        for (std::size_t i : g.byValue.at(v))
+            if (events[i].node != kNoNode && where.insert(events[i].node).second && where.size() == 1)
+                first = i;
+        if (where.empty())
+            continue;
+        if (!odd || where.size() < fewest) {
+            odd = &v;
+            fewest = where.size();
+            record = first;
+            tie = false;
+        } else if (where.size() == fewest)
+            tie = true;
+    }
+    return tie ? nullptr : odd;
+}
+
 Event makeEvent(const AggregateRule& rule, const std::vector<Event>& events, const Group& g, const NodeTable& nodes)
 {
     // The difference is known from the record whose value made the count: the first record of the
-    // at_least-th value. The event sits there, on that record's node and GPU.
-    const std::string& value = g.valueOrder[rule.atLeast - 1];
-    const Event& anchor = events[g.byValue.at(value).front()];
+    // at_least-th value. The event sits there, on that record's node and GPU, unless the rule locates it on the
+    // odd value out (then on that value's first record, or on no node when nodes tie).
+    const std::string* value = &g.valueOrder[rule.atLeast - 1];
+    const Event* anchor = &events[g.byValue.at(*value).front()];
+    bool located = true;
+    if (rule.locate == AggregateRule::Locate::Minority) {
+        std::size_t record = 0;
+        if (const std::string* odd = oddValue(events, g, record)) {
+            value = odd;
+            anchor = &events[record];
+        } else
+            located = false;
+    }
 
     Event e;
     e.type = rule.eventType;
@@ -82,21 +118,23 @@ Event makeEvent(const AggregateRule& rule, const std::vector<Event>& events, con
     e.severity = rule.severity;
     e.action = rule.action;
     e.priority = rule.priority;
-    e.timeNs = anchor.timeNs;
-    e.precisionNs = anchor.precisionNs;
-    e.quality = anchor.quality;
-    e.provenance = { anchor.provenance.front() };
-    e.observation = anchor.observation;
-    e.excerpt = anchor.excerpt;
-    e.node = anchor.node;
-    e.gpu = anchor.gpu;
-    e.rank = anchor.rank;
+    e.timeNs = anchor->timeNs;
+    e.precisionNs = anchor->precisionNs;
+    e.quality = anchor->quality;
+    e.provenance = { anchor->provenance.front() };
+    e.observation = anchor->observation;
+    e.excerpt = anchor->excerpt;
+    if (located) {
+        e.node = anchor->node;
+        e.gpu = anchor->gpu;
+        e.rank = anchor->rank;
+    }
 
     for (const auto& key : rule.groupBy)
         if (key != "node" && key != "gpu" && key != "rank")
-            if (const std::string* v = anchor.field(key))
+            if (const std::string* v = anchor->field(key))
                 setField(e, key, *v);
-    setField(e, rule.distinct, value);
+    setField(e, rule.distinct, *value);
     setField(e, "count", std::to_string(g.valueOrder.size()));
     std::string listed;
     for (std::size_t k = 0; k < g.valueOrder.size() && k < kValuesListed; ++k) {

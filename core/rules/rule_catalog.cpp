@@ -1128,7 +1128,7 @@ AggregateRule CatalogReader::readAggregate(const std::string& rel, const YAML::N
 {
     checkKeys(n,
         { "id", "override", "version", "description", "over", "group_by", "distinct", "at_least", "event", "role",
-            "domain", "subdomain", "severity", "action", "label", "priority", "members", "tests" });
+            "domain", "subdomain", "severity", "action", "label", "priority", "members", "locate", "tests" });
     AggregateRule a;
     a.id = reqScalar(n, "id");
     a.origin = origin(rel, n);
@@ -1156,6 +1156,10 @@ AggregateRule CatalogReader::readAggregate(const std::string& rel, const YAML::N
     if (!kRelations.count(a.members))
         fail(n["members"], "bad-relation",
             "unknown relation '" + a.members + "' (expected symptom, companion, precursor or confirmation)");
+    if (const std::string locate = optScalar(n, "locate", "record"); locate == "minority")
+        a.locate = AggregateRule::Locate::Minority;
+    else if (locate != "record")
+        fail(n["locate"], "bad-value", "unknown 'locate' '" + locate + "' (expected record or minority)");
     if (const YAML::Node tests = n["tests"]; tests.IsDefined()) {
         if (!tests.IsSequence())
             fail(tests, "not-a-list", "'tests' must be a list");

@@ -170,6 +170,11 @@ struct AggregateRule
     std::string labelTemplate;
     int priority = 0;
     std::string members = "companion"; ///< the grouped events' relation to the new event
+    /// Where the new event sits (key `locate`). Record: on the record whose value made the count. Minority: on the
+    /// value that the fewest nodes report, the odd one out; when two values tie for fewest, on no node at all (two
+    /// nodes that disagree do not say which of them is wrong).
+    enum class Locate { Record, Minority };
+    Locate locate = Locate::Record;
     std::vector<AggregateTest> tests;
 };
 

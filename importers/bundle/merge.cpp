@@ -8,6 +8,8 @@
 #include "importers/bundle/phases.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <map>
 
 namespace faultline::importers {
@@ -112,6 +114,37 @@ void sourceHost(core::Source& src, const FileParse& head, std::size_t first, cor
     }
 }
 
+/// A pasted excerpt named after its host ("node045-ibstatus.txt", "instance-8g-96c-1-standalone.txt") whose records
+/// that name a host all name that one belongs to that host, and so do its records that name none (a bare NCCL
+/// version line, a traceback). Both must agree: a name alone may be a job's, records alone may be one rank's of many.
+void hostFromFileName(core::Source& src, std::size_t first, core::EvidenceSet& ev)
+{
+    if (src.host != core::kNoNode)
+        return;
+    core::NodeId only = core::kNoNode;
+    for (std::size_t k = first; k < ev.observations.size(); ++k) {
+        const core::NodeId node = ev.observations[k].node;
+        if (node == core::kNoNode)
+            continue;
+        if (only == core::kNoNode)
+            only = node;
+        else if (node != only)
+            return;
+    }
+    if (only == core::kNoNode)
+        return;
+    const std::string& host = ev.nodes.name(only);
+    const std::string file = std::filesystem::path(src.path).filename().string();
+    if (host.empty() || file.size() < host.size() || file.compare(0, host.size(), host) != 0
+        || (file.size() > host.size() && std::isalnum(static_cast<unsigned char>(file[host.size()]))))
+        return;
+    src.host = only;
+    for (std::size_t k = first; k < ev.observations.size(); ++k)
+        if (ev.observations[k].node == core::kNoNode)
+            ev.observations[k].node = only;
+    src.formatReason += "; host " + host + " from the file's name, as its records name it";
+}
+
 /// The chunks of one file decide their zone alone (a syslog takes each line's host zone): the file's zone is assumed
 /// when any chunk's was.
 void sourceZone(core::Source& src, const std::vector<FileParse>& parts)
@@ -212,6 +245,7 @@ void mergeFile(std::vector<FileParse>& parts, const FormatInfo* format, const Ma
     }
     const FileParse& head = parts.front();
     sourceHost(src, head, first, ev);
+    hostFromFileName(src, first, ev);
     sourceZone(src, parts);
     if (!placeUntimedRecords(ev.observations, first, format, src)) {
         src.zone.clear();

@@ -13,6 +13,8 @@
 #include <QTest>
 
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 
 using namespace faultline;
 using namespace faultline::core;
@@ -911,6 +913,32 @@ private Q_SLOTS:
         QVERIFY(ev.sources[0].host != kNoNode);
         QCOMPARE(ev.nodes.name(ev.sources[0].host), std::string("node045"));
         VERIFY_CONTAINS(QString::fromStdString(ev.sources[0].formatReason), "from the shell prompt on line 1");
+    }
+
+    void aFileNamedAfterItsHostLendsItToBareLines()
+    {
+        // One host's NCCL output pasted into a file named after it: the bare version line (NCCL_DEBUG=VERSION) is
+        // that host's too. A file whose records name two hosts, or whose name is another host's, is left alone.
+        QTemporaryDir dir;
+        const std::string nccl = "gpu-a1:5257:5257 [0] NCCL INFO Bootstrap : Using ens7:10.128.0.30<0>\n"
+                                 "NCCL version 2.14.3+cuda11.7\n";
+        tests::writeFiles(dir,
+            { { "gpu-a1-standalone.txt", nccl }, { "gpu-a10-standalone.txt", nccl },
+                { "gpu-a1-mixed.txt", nccl + "gpu-b2:61:61 [0] NCCL INFO Bootstrap : Using ens7:10.128.0.31<0>\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(3));
+        std::map<std::string, std::string> hostOf;
+        for (const auto& src : ev.sources)
+            hostOf[std::filesystem::path(src.path).filename().string()] =
+                src.host == kNoNode ? std::string("(none)") : ev.nodes.name(src.host);
+        QCOMPARE(hostOf["gpu-a1-standalone.txt"], std::string("gpu-a1"));
+        QCOMPARE(hostOf["gpu-a10-standalone.txt"], std::string("(none)"));
+        QCOMPARE(hostOf["gpu-a1-mixed.txt"], std::string("(none)"));
+        int bareOnA1 = 0;
+        for (const auto& o : ev.observations)
+            if (o.node != kNoNode && ev.nodes.name(o.node) == "gpu-a1" && o.text.find("NCCL version") == 0)
+                ++bareOnA1;
+        QCOMPARE(bareOnA1, 1); // only the file named after gpu-a1 gives the bare line a host
     }
 
     void grepFilePrefixes_data()

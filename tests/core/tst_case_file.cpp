@@ -11,6 +11,7 @@
 #include "tests/common/bundle_analysis.h"
 #include "tests/common/test_helpers.h"
 
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -650,7 +651,15 @@ private Q_SLOTS:
         const Verdict v = analyze(ev, *tests::bundledCatalog());
         QCOMPARE(v.outcome, runs[0].outcome);
         QVERIFY(c->addRun(v, ev, {}, errors) == 2);
-        QVERIFY(c->diff(1, 2, errors)->same);
+        // The verdict is the one recorded. A newer catalog may read more context facts from the same evidence (a
+        // version line), so the count of events alone may differ.
+        const auto diff = c->diff(1, 2, errors);
+        QVERIFY(diff);
+        QStringList changed;
+        for (const auto& line : diff->changes)
+            if (line.rfind("events:", 0) != 0 && line.rfind("input ", 0) != 0) // inputs differ by design
+                changed << QString::fromStdString(line);
+        QVERIFY2(changed.isEmpty(), qPrintable("the re-analysis changed the verdict: " + changed.join("; ")));
     }
 
     void killedMigrationKeepsTheCase()

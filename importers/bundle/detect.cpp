@@ -140,7 +140,7 @@ std::string_view firstJsonKind(std::string_view head)
     return end == std::string_view::npos ? std::string_view() : head.substr(p + 1, end - p - 1);
 }
 
-/// True when `l` has the shape of a slurmctld/slurmd line (§1.4): "[ISO time] " (LogTimeFormat iso8601[_ms],
+/// True when `l` has the shape of a slurmctld/slurmd line: "[ISO time] " (LogTimeFormat iso8601[_ms],
 /// rfc5424[_ms], rfc3339), an optional slurmstepd "[48213.0] " prefix, then what the daemons write: a level prefix
 /// ("error: ", "debug2: ", "sched: "), a C function name ("_job_complete: ", "update_node: ", "main: "), or a
 /// Slurm id (JobId=, StepId=). A job's output stamped by its batch script ("[2026-11-02T08:15:02] starting") is not.
@@ -197,7 +197,7 @@ bool jobOutputName(const std::string& path)
         && name.find("slurmd") == std::string::npos;
 }
 
-/// The Prometheus HTTP API envelope of a failed query (§4.1): {"status":"error","errorType":...,"error":...}.
+/// The Prometheus HTTP API envelope of a failed query: {"status":"error","errorType":...,"error":...}.
 bool prometheusErrorEnvelope(std::string_view head)
 {
     const auto first = head.find_first_not_of(" \t\r\n");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fabric Manager (§6.4): "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] message", local time, 1 s.
+// Fabric Manager: "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] message", local time, 1 s.
 #include "importers/fabric_manager/fabric_manager_parsers.h"
 #include "importers/support/log_time.h"
 #include "importers/support/text_scan.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// journalctl -o json (§6.1), read with simdjson: one record per line, the kernel's and the host daemons'.
+// journalctl -o json, read with simdjson: one record per line, the kernel's and the host daemons'.
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/support/json_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// logcli --output=jsonl (§2.2), read with simdjson: one {"labels", "line", "timestamp"} object per line.
+// logcli --output=jsonl, read with simdjson: one {"labels", "line", "timestamp"} object per line.
 #include "importers/loki/loki_parsers.h"
 #include "importers/support/json_support.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// logcli's default ("<time> {labels} <line>", or "<time> <line>" with --no-labels) and raw ("<line>") output (§2.3).
+// logcli's default ("<time> {labels} <line>", or "<time> <line>" with --no-labels) and raw ("<line>") output.
 #include "importers/loki/loki_parsers.h"
 #include "importers/support/text_scan.h"
 

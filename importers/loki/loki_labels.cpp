@@ -72,7 +72,7 @@ StreamIdentity lokiStreamIdentity(const LokiLabels& labels, const BundleContext&
         }
         id.agentHost = !id.node.empty();
     }
-    // Trap 3 (§9.7): a file on a shared filesystem (a Slurm job log) is tailed by one collector; whatever node label
+    // A file on a shared filesystem (a Slurm job log) is tailed by one collector; whatever node label
     // the stream carries is that collector's, never the writer's. Only a pod's own log (pod identity, or a file under
     // /var/log/ of the node) and the kernel's are the labelled node's.
     const bool podLog = !pod.empty() || !labelValue(labels, "container").empty();

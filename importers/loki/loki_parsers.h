@@ -22,7 +22,7 @@ void parseLokiQueryRange(FileParse& fp, const BundleContext& ctx);
 using LokiLabels = std::vector<std::pair<std::string_view, std::string_view>>;
 
 /// The node, rank and pod-derived node a Loki stream's labels give its records (priority order documented in
-/// loki_labels.cpp). A job log on a shared filesystem carries the collector's labels (trap 3, §9.7): there no
+/// loki_labels.cpp). A job log on a shared filesystem carries the collector's labels: there no
 /// label names the record's node.
 StreamIdentity lokiStreamIdentity(const LokiLabels& labels, const BundleContext& ctx);
 /// A kernel stream (transport="kernel", or a journald job): its records are the labelled host's, whatever the file.

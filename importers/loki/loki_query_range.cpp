@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loki query_range API responses (§2.1), read with simdjson: streams of [ns, line] values, optionally with Loki 3's
+// Loki query_range API responses, read with simdjson: streams of [ns, line] values, optionally with Loki 3's
 // structured metadata, and the error envelope of a failed query.
 #include "importers/loki/loki_parsers.h"
 #include "importers/support/json_support.h"

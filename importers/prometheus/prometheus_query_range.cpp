@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Prometheus query_range / query API responses (§4.1) and the promql-snapshot envelope around one (§4.5), read
+// Prometheus query_range / query API responses and the promql-snapshot envelope around one, read
 // with simdjson: matrix and vector results become metric series; a failed query's envelope, its warnings and infos
 // become located diagnostics.
 #include "importers/prometheus/prometheus_parsers.h"
@@ -29,9 +29,9 @@ void parsePromql(FileParse& fp, const BundleContext& ctx)
     dom::element response = doc;
     dom::element inner;
     if (doc["response"].get(inner) == SUCCESS)
-        response = inner; // promql-snapshot envelope (§4.5)
+        response = inner; // promql-snapshot envelope
     LineCounter lines(buf);
-    // The API envelope (§4.1): "status" "error" is a failed query (HTTP 400/422/503) with "errorType" and "error";
+    // The API envelope: "status" "error" is a failed query (HTTP 400/422/503) with "errorType" and "error";
     // its "data" may still hold what was collected. "warnings" (and Prometheus 3 "infos") accompany an answer,
     // even a successful one: each is kept as a located diagnostic.
     std::string_view status;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Prometheus text exposition (§4.2): "name{labels} value [timestamp_ms]". A scrape file without timestamps takes its
+// Prometheus text exposition: "name{labels} value [timestamp_ms]". A scrape file without timestamps takes its
 // time from its name ("..._20261102T101515Z.prom") or is flagged.
 #include "importers/prometheus/prometheus_parsers.h"
 #include "importers/support/text_scan.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// sacct --parsable2 / -P (§1.1): header of field names, '|' separated rows, no quoting.
+// sacct --parsable2 / -P: header of field names, '|' separated rows, no quoting.
 #include "importers/slurm/slurm_parsers.h"
 #include "importers/support/text_scan.h"
 

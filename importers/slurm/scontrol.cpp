@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// scontrol show job / show node (§1.3), multi-line ("   key=value" continuations) or one-line (-o).
+// scontrol show job / show node, multi-line ("   key=value" continuations) or one-line (-o).
 #include "importers/slurm/slurm_parsers.h"
 #include "importers/support/text_scan.h"
 

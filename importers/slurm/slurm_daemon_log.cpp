@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// slurmctld.log / slurmd.log (§1.4): "[TS] [prefix] message".
+// slurmctld.log / slurmd.log: "[TS] [prefix] message".
 #include "importers/slurm/slurm_parsers.h"
 #include "importers/support/text_scan.h"
 

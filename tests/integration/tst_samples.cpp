@@ -67,7 +67,7 @@ private Q_SLOTS:
         QVERIFY(v.hasCause);
         const Event& c = v.events[v.cause];
         QCOMPARE(c.gpu, std::string("0000:c3:00.0"));
-        // The silent rank: GPU 0000:c3:00.0 on node-02 is rank 13's, from its NCCL init line (§9.5).
+        // The silent rank: GPU 0000:c3:00.0 on node-02 is rank 13's, from its NCCL init line.
         QCOMPARE(c.rank, 13);
         QCOMPARE(ev.ranks.size(), std::size_t(32));
         QCOMPARE(*c.field("unit"), std::string("NETIR_LINK_EVT"));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Application logs (§7): srun --label "12: ", torchrun "[rank3]:" / "[default3]:", NCCL "host:pid:tid [dev]",
+// Application logs: srun --label "12: ", torchrun "[rank3]:" / "[default3]:", NCCL "host:pid:tid [dev]",
 // c10 "[E1102 10:15:06.211734912 file:line]", glog "E1102 10:15:08.412000 pid file:line]", Python logging.
 #include "importers/application/app_log_line_reader.h"
 
@@ -142,15 +142,19 @@ void AppLogLineReader::read(std::string_view line, std::uint64_t lineNo, std::ui
         m_tracebacks.emplace(streamKey, std::move(tb));
         return;
     }
-    noteSummaryIdentity(s, streamKey);
+    const std::string summaryNode = noteSummaryIdentity(s, streamKey);
     addRecord(s, task, rank, rayIp, lineNo, offset, length, fallbackNs, stream);
+    // The summary's rank line is about its host: an event read from it (the root cause's rank) is on that node.
+    if (!summaryNode.empty() && m_fp.observations.back().node == core::kNoNode)
+        m_fp.observations.back().node = m_fp.internHost(summaryNode);
 }
 
-void AppLogLineReader::noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey)
+std::string AppLogLineReader::noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey)
 {
-    // ChildFailedError blocks (§7.8): keys padded to 10 characters, then ": ". The host is socket.getfqdn() of the
-    // agent, which may be a pod name or nonsense: it only counts when it names an allocated or manifest node, or a
-    // pod whose node pods.json gives.
+    // ChildFailedError blocks: keys padded to 10 characters, then ": ". The host is socket.getfqdn() of the
+    // agent, which may be a pod name or nonsense: where the bundle names its nodes (an allocation, manifest hosts or
+    // pods), it only counts when it names one of them, or a pod whose node pods.json gives. A bare excerpt names no
+    // node any other way, so there the host counts as it is, as NCCL's host prefix does.
     const std::string_view t = trim(text);
     auto value = [&](std::string_view key) -> std::string_view {
         if (t.substr(0, key.size()) != key)
@@ -168,17 +172,25 @@ void AppLogLineReader::noteSummaryIdentity(std::string_view text, std::pair<int,
             node = name;
         else if (auto pod = m_ctx.podToNode.find(std::string(host)); pod != m_ctx.podToNode.end())
             node = pod->second;
+        else if (m_ctx.scopeNodes.empty() && (!m_ctx.manifest || m_ctx.manifest->hosts.empty())
+            && m_ctx.podToNode.empty())
+            node = name;
         m_summaryHost[streamKey] = node;
-        return;
+        return {};
     }
     const std::string_view rank = value("rank");
     const auto host = m_summaryHost.find(streamKey);
     if (rank.empty() || host == m_summaryHost.end())
-        return;
+        return {};
     int r = -1;
-    if (std::from_chars(rank.data(), rank.data() + rank.size(), r).ec == std::errc() && r >= 0 && !host->second.empty())
+    std::string node;
+    if (std::from_chars(rank.data(), rank.data() + rank.size(), r).ec == std::errc() && r >= 0
+        && !host->second.empty()) {
         m_fp.rankNodes.emplace_back(r, m_fp.nodes.intern(host->second));
+        node = host->second;
+    }
     m_summaryHost.erase(host);
+    return node;
 }
 
 void AppLogLineReader::flush()

@@ -13,7 +13,7 @@
 
 namespace faultline::importers {
 
-/// What the labels of a log stream (a Loki stream, §2.4) say about its records. A record's own content wins: a
+/// What the labels of a log stream (a Loki stream) say about its records. A record's own content wins: a
 /// host it names, its srun label, its [rankN]: prefix.
 struct StreamIdentity
 {
@@ -65,8 +65,8 @@ private:
     void addRecord(std::string_view text, int task, int rank, std::string_view rayIp, std::uint64_t lineNo,
         std::uint64_t offset, std::size_t length, std::int64_t fallbackNs, const StreamIdentity& stream);
     /// torchrun's failure summary: "  host      : node-02" then "  rank      : 12 (local_rank: 4)" in one stream
-    /// state that rank's node.
-    void noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey);
+    /// state that rank's node. Returns the node a summary's rank line is about ("" for any other line).
+    std::string noteSummaryIdentity(std::string_view text, std::pair<int, int> streamKey);
 
     FileParse& m_fp;
     const BundleContext& m_ctx;

@@ -597,7 +597,7 @@ private Q_SLOTS:
 
     void lokiSharedJobLogIsNotTheCollectors()
     {
-        // Trap 3 (§9.7): a job log on a shared filesystem, tailed on node-01, carries node-01's labels; its lines
+        // A job log on a shared filesystem, tailed on node-01, carries node-01's labels; its lines
         // are attributed by their content (srun label, NCCL host, rank → node), never by the collector's name.
         QTemporaryDir dir;
         tests::writeFiles(dir,
@@ -643,6 +643,40 @@ private Q_SLOTS:
         QCOMPARE(text(ev.nodeName(r[1]->node)), QStringLiteral("node-03"));
         QCOMPARE(text(ev.nodeName(r[2]->node)), QStringLiteral("node-01"));
         QCOMPARE(text(ev.nodeName(r[3]->node)), QString());
+    }
+
+    void bareExcerptTakesTheTorchrunSummaryHost()
+    {
+        // A pasted torchrun summary with nothing else that names nodes: its host places its rank. In a bundle that
+        // names its nodes, a host outside them (a pod name, an FQDN of another network) still places nothing.
+        const std::string summary = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                                    "Root Cause (first observed failure):\n[0]:\n  time      : 2024-03-01_10:11:12\n"
+                                    "  host      : gpu-node-7\n  rank      : 3 (local_rank: 3)\n"
+                                    "  exitcode  : -9 (pid: 1237)\n"
+                                    "[rank3]: RuntimeError: boom\n";
+        {
+            QTemporaryDir dir;
+            tests::writeFiles(dir, { { "rank-stderr.txt", summary } });
+            const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+            const auto r = records(ev, "rank-stderr.txt");
+            QVERIFY(!r.empty());
+            QCOMPARE(text(ev.nodeName(r.back()->node)), QStringLiteral("gpu-node-7"));
+            const auto rankLine = std::find_if(r.begin(), r.end(), [](const auto* o) {
+                return std::string_view(o->text).find("rank      : 3") != std::string_view::npos;
+            });
+            QVERIFY(rankLine != r.end());
+            QCOMPARE(text(ev.nodeName((*rankLine)->node)), QStringLiteral("gpu-node-7"));
+        }
+        {
+            QTemporaryDir dir;
+            tests::writeFiles(dir,
+                { { "faultline.yaml", "workload: {scheduler: slurm, job_id: \"7\", nodes: \"node-[01-02]\"}\n" },
+                    { "rank-stderr.txt", summary } });
+            const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+            const auto r = records(ev, "rank-stderr.txt");
+            QVERIFY(!r.empty());
+            QCOMPARE(text(ev.nodeName(r.back()->node)), QString());
+        }
     }
 
     void jobOutputWithIsoFirstLine()

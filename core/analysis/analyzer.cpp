@@ -477,8 +477,9 @@ public:
                 for (std::size_t j : causesOf[c]) {
                     if (j == i || (best >= 0 && static_cast<std::int64_t>(j) >= best))
                         continue;
-                    const LinkCheck check =
-                        checkLink(corr, m_events[j], j, s, i, [this](NodeId node) { return skewOf(node); });
+                    const LinkCheck check = checkLink(
+                        corr, m_events[j], j, s, i, [this](NodeId node) { return skewOf(node); },
+                        fromOneHostLog(m_events[j], s, m_evidence.sources));
                     if (check.clause != LinkClause::Holds || reaches(j, i))
                         continue;
                     best = static_cast<std::int64_t>(j);

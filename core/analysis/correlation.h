@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/model/event.h"
+#include "core/model/evidence.h"
 #include "core/rules/rule_catalog.h"
 
 #include <climits>
@@ -27,17 +28,31 @@ inline OrderRelation fileOrder(const Event& cause, const Event& symptom)
     return s.line >= c.line ? OrderRelation::After : OrderRelation::Before;
 }
 
-inline bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom)
+/// True when both events were read from one file that is one machine's own log (a kernel or Fabric Manager log):
+/// they happened on one host even when nothing names it. A job's output or a merged export may hold many hosts.
+inline bool fromOneHostLog(const Event& a, const Event& b, const std::vector<Source>& sources)
 {
+    const std::size_t s = a.provenance.front().source;
+    if (s != b.provenance.front().source || s >= sources.size())
+        return false;
+    return sources[s].kind == SourceKind::Kernel || sources[s].kind == SourceKind::FabricManager;
+}
+
+/// `oneHostLog`: both events come from one host's own log (fromOneHostLog), which places two unnamed events on one
+/// node.
+inline bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& symptom, bool oneHostLog = false)
+{
+    const bool unnamedOnOneHost = oneHostLog && cause.node == kNoNode && symptom.node == kNoNode;
     switch (rel) {
     case Correlator::Nodes::Any:
         return true;
     case Correlator::Nodes::Same:
         // One rank is one process on one node: the same rank is the same node even when no evidence names it.
         return (cause.node != kNoNode && cause.node == symptom.node)
-            || (cause.node == kNoNode && symptom.node == kNoNode && cause.rank >= 0 && cause.rank == symptom.rank);
+            || (cause.node == kNoNode && symptom.node == kNoNode && cause.rank >= 0 && cause.rank == symptom.rank)
+            || unnamedOnOneHost;
     case Correlator::Nodes::SameGpu:
-        return cause.node != kNoNode && cause.node == symptom.node
+        return ((cause.node != kNoNode && cause.node == symptom.node) || unnamedOnOneHost)
             && (symptom.gpu.empty() || cause.gpu.empty() || symptom.gpu == cause.gpu);
     case Correlator::Nodes::Other:
         return cause.node != symptom.node;
@@ -67,7 +82,7 @@ struct LinkCheck
 /// `skewOf(node)` gives the clock offset corrected for on that node.
 template <class SkewOf>
 inline LinkCheck checkLink(const Correlator& corr, const Event& cause, std::size_t j, const Event& symptom,
-    std::size_t i, const SkewOf& skewOf)
+    std::size_t i, const SkewOf& skewOf, bool oneHostLog = false)
 {
     LinkCheck r;
     if (cause.timeNs == INT64_MIN || symptom.timeNs == INT64_MIN) {
@@ -92,13 +107,15 @@ inline LinkCheck checkLink(const Correlator& corr, const Event& cause, std::size
             return r;
         }
     }
-    if (!nodesRelate(corr.nodes, cause, symptom)) {
+    if (!nodesRelate(corr.nodes, cause, symptom, oneHostLog)) {
         r.clause = LinkClause::Nodes;
         return r;
     }
     // A root-capable event is only explained by an earlier one (in the deterministic event order): two candidates
-    // must never explain each other through wide, inferred time intervals.
-    if (corr.relation != "precursor" && symptom.role == Role::Root && j > i)
+    // must never explain each other through wide, inferred time intervals. Untimed events of one file have no place
+    // in that order beyond their lines, so there the cause's line must come first.
+    if (corr.relation != "precursor" && symptom.role == Role::Root
+        && (r.byOrder ? symptom.provenance.front().line <= cause.provenance.front().line : j > i))
         r.clause = LinkClause::RootOrder;
     return r;
 }

@@ -1081,7 +1081,8 @@ private:
                 const auto j = static_cast<std::size_t>(m_v.causeOf[i]);
                 if (m_focusWhere && !symptomInFocus && !focusCauses.count(j))
                     continue;
-                const LinkCheck c = checkLink(corr, ev[j], j, ev[i], i, skew);
+                const LinkCheck c =
+                    checkLink(corr, ev[j], j, ev[i], i, skew, fromOneHostLog(ev[j], ev[i], m_ev.sources));
                 TracedLink l;
                 l.cause = j;
                 l.symptom = i;
@@ -1101,7 +1102,8 @@ private:
             for (std::size_t j : causes) {
                 if (j == i || (m_focusWhere && !symptomInFocus && !focusCauses.count(j)))
                     continue;
-                const LinkCheck c = checkLink(corr, ev[j], j, ev[i], i, skew);
+                const LinkCheck c =
+                    checkLink(corr, ev[j], j, ev[i], i, skew, fromOneHostLog(ev[j], ev[i], m_ev.sources));
                 Ranked r;
                 r.progress = c.clause == LinkClause::Holds ? 3
                     : c.clause == LinkClause::RootOrder    ? 2

@@ -36,7 +36,7 @@ public:
         Observation o;
         o.text = m_ev.arena->store(text);
         o.kind = kind;
-        o.node = m_ev.nodes.intern(node);
+        o.node = node.empty() ? kNoNode : m_ev.nodes.intern(node);
         o.rank = rank;
         o.timeNs = t;
         o.precisionNs = precision;
@@ -219,6 +219,41 @@ private Q_SLOTS:
                 QFAIL(("the OOM in job.out was linked to " + v.events[static_cast<std::size_t>(v.causeOf[i])].type
                     + " in another file, with no times")
                           .c_str());
+        }
+    }
+
+    void untimedLinesOfOneHostsKernelLogNeedNoNodeName()
+    {
+        // A pasted dmesg with boot-relative stamps and no host: it is still one machine's log, so the driver's refusal
+        // of the GPU explains the RmInitAdapter failure on the line after it, although the failure's rule ranks higher
+        // among simultaneous events. In the other order, the refusal explains nothing before it.
+        const std::string refusal = "NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.";
+        const std::string initFailed = "NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)";
+        {
+            Builder b;
+            b.add(SourceKind::Kernel, "", INT64_MIN, refusal, -1, 0);
+            b.add(SourceKind::Kernel, "", INT64_MIN, initFailed, -1, 0);
+            const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+            QVERIFY(v.hasCause);
+            QCOMPARE(v.events[v.cause].type, std::string("config.driver_gpu_unsupported"));
+            bool linked = false;
+            for (std::size_t i = 0; i < v.events.size(); ++i)
+                if (v.events[i].type == "gpu.driver_error") {
+                    QCOMPARE(v.causeOf[i], static_cast<std::int64_t>(v.cause));
+                    linked = true;
+                }
+            QVERIFY2(linked, "no gpu.driver_error event");
+        }
+        {
+            Builder b;
+            b.add(SourceKind::Kernel, "", INT64_MIN, initFailed, -1, 0);
+            b.add(SourceKind::Kernel, "", INT64_MIN, refusal, -1, 0);
+            const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+            for (std::size_t i = 0; i < v.events.size(); ++i)
+                if (v.events[i].type == "gpu.driver_error" && v.causeOf[i] >= 0)
+                    QFAIL(("the RmInitAdapter line before the refusal was linked to "
+                        + v.events[static_cast<std::size_t>(v.causeOf[i])].type)
+                              .c_str());
         }
     }
 

@@ -315,8 +315,11 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
     auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(x * 100))) + "%"; };
     line(std::string(bold) + head + ": " + colour + v.outcome + reset + bold
         + (hypothesis ? std::string(" — leading hypothesis, not confirmed:") : std::string())
-        + (v.subdomain.empty() ? "" : " [" + v.domain + "/" + v.subdomain + "]") + reset + "  confidence "
-        + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100)) + "%)");
+        + (v.domain.empty() || v.domain == "unknown"
+                ? ""
+                : " [" + v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain) + "]")
+        + reset + "  confidence " + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100))
+        + "%)");
     if (hypothesis) {
         const HypothesisCandidate& h = v.hypotheses.candidates.front();
         line(std::string(bold) + "hypothesis: " + reset + h.label + "  {" + h.id + "}, support " + pct(h.support)

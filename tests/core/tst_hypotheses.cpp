@@ -439,6 +439,21 @@ private Q_SLOTS:
         QCOMPARE(v.subdomain, std::string("accelerator-memory"));
     }
 
+    void aHypothesisWithoutSubdomainStillNamesItsDomain()
+    {
+        // "Given no GPU" is configuration, of whichever kind (the job's request, the container's): the text's head
+        // still names the domain, and no rival prints a dangling "/".
+        Evidence ev;
+        ev.app("", 0, 0, "RuntimeError: No CUDA GPUs are available");
+        const Verdict v = analyze(ev.get(), *tests::bundledCatalog());
+        const std::string text = verdictToText(v, ev.get());
+        QVERIFY2(v.hypotheses.leading, text.c_str());
+        QCOMPARE(v.domain, std::string("configuration"));
+        QCOMPARE(v.subdomain, std::string());
+        const std::string head = text.substr(0, text.find('\n'));
+        QVERIFY2(head.find("[configuration]") != std::string::npos, head.c_str());
+    }
+
     void reportsSayItPlainly()
     {
         Evidence ev;

@@ -328,9 +328,11 @@ void VerdictView::setResult(const AnalysisResult& result)
         if (!confirm.isEmpty())
             html += tr("<b>Would confirm it:</b> %1<br>").arg(confirm.join(QStringLiteral("; ")));
         QStringList rivals;
-        for (std::size_t i = 1; i < v.hypotheses.candidates.size(); ++i)
-            rivals << qs(v.hypotheses.candidates[i].domain + "/" + v.hypotheses.candidates[i].subdomain).toHtmlEscaped()
-                    + QStringLiteral(" %1%").arg(static_cast<int>(v.hypotheses.candidates[i].support * 100));
+        for (std::size_t i = 1; i < v.hypotheses.candidates.size(); ++i) {
+            const core::HypothesisCandidate& c = v.hypotheses.candidates[i];
+            rivals << qs(c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain)).toHtmlEscaped()
+                    + QStringLiteral(" %1%").arg(static_cast<int>(c.support * 100));
+        }
         if (!rivals.isEmpty())
             html += tr("<b>Rivals:</b> %1<br>").arg(rivals.join(QStringLiteral(", ")));
     } else if (v.hasCause)

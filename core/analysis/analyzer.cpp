@@ -673,6 +673,15 @@ private:
                     m_v.linkRelation[i] + " via " + m_v.linkVia[i]
                         + (m_linkedByOrder.count(i) ? " (by line order: not timed)" : "") });
         }
+        // Untimed events lead the engine's order, ranked by priority among themselves; the trail reads them in the
+        // order of their lines instead, file by file, as the reader of a pasted excerpt does.
+        const auto timed = std::find_if(m_v.trail.begin(), m_v.trail.end(),
+            [&](const TrailItem& t) { return m_events[t.event].timeNs != INT64_MIN; });
+        std::stable_sort(m_v.trail.begin(), timed, [&](const TrailItem& a, const TrailItem& b) {
+            const Provenance& pa = m_events[a.event].provenance.front();
+            const Provenance& pb = m_events[b.event].provenance.front();
+            return pa.source != pb.source ? pa.source < pb.source : pa.line < pb.line;
+        });
 
         // Alternatives and why they lost.
         for (std::size_t i = 0; i < n && m_v.alternatives.size() < 12; ++i) {
@@ -1092,8 +1101,9 @@ private:
                 where += " (time not in the evidence)";
             m_v.summary = cause.label + where;
             if (symptomCount > 0)
-                m_v.summary += "; " + std::to_string(symptomCount) + " later symptom(s) on "
-                    + std::to_string(m_v.symptomNodes.size()) + " other node(s)";
+                m_v.summary += "; " + std::to_string(symptomCount) + " later symptom(s)"
+                    + (m_v.symptomNodes.empty() ? std::string()
+                                                : " on " + std::to_string(m_v.symptomNodes.size()) + " other node(s)");
         }
     }
 

@@ -243,6 +243,10 @@ private Q_SLOTS:
                     linked = true;
                 }
             QVERIFY2(linked, "no gpu.driver_error event");
+            // The trail reads untimed lines in file order, and a summary with no node names none.
+            QVERIFY(!v.trail.empty());
+            QCOMPARE(v.trail.front().event, v.cause);
+            QVERIFY2(v.summary.find("other node") == std::string::npos, v.summary.c_str());
         }
         {
             Builder b;

@@ -962,10 +962,36 @@ private:
         if (top.support < cfg.minSupport)
             hs.basis = "the best-supported hypothesis, " + name(top) + " (support " + pct(top.support)
                 + "), is below the " + pct(cfg.minSupport) + " a leading hypothesis needs";
-        else if (top.support - next < cfg.minLead - 1e-9)
-            hs.basis = name(top) + " (support " + pct(top.support) + ") and " + name(ranked[1].first) + " (" + pct(next)
-                + ") are too close to call: a lead of " + pct(cfg.minLead) + " is needed";
-        else {
+        else if (top.support - next < cfg.minLead - 1e-9) {
+            // Rivals too close to call may still agree on the domain (two configuration mistakes that end in the
+            // same message): then the domain leads and its subdomain stays open.
+            std::vector<std::string> close;
+            bool oneDomain = true;
+            for (std::size_t k = 1; k < ranked.size() && top.support - ranked[k].first.support < cfg.minLead - 1e-9;
+                 ++k) {
+                oneDomain = oneDomain && ranked[k].first.domain == top.domain && top.domain != "unknown";
+                close.push_back(name(ranked[k].first) + " (" + pct(ranked[k].first.support) + ")");
+            }
+            std::string rivals;
+            for (const auto& c : close)
+                rivals += (rivals.empty() ? "" : ", ") + c;
+            if (!oneDomain)
+                hs.basis = name(top) + " (support " + pct(top.support) + ") and " + rivals
+                    + " are too close to call: a lead of " + pct(cfg.minLead) + " is needed";
+            else {
+                hs.leading = true;
+                m_subdomainOpen = close.size();
+                hs.basis = name(top) + " (support " + pct(top.support) + ") and " + rivals
+                    + " are too close to call between them, but all are " + top.domain
+                    + ": the domain leads, its subdomain is open";
+                hs.confirm = ranked.front().second;
+                for (std::size_t k = 1; k <= close.size(); ++k)
+                    for (const auto& c : ranked[k].second)
+                        if (std::none_of(hs.confirm.begin(), hs.confirm.end(),
+                                [&](const ConfirmingEvidence& h) { return h.what == c.what; }))
+                            hs.confirm.push_back(c);
+            }
+        } else {
             hs.leading = true;
             hs.basis = "support " + pct(top.support) + " from " + std::to_string(top.evidence.size())
                 + " kind(s) of symptom"
@@ -988,7 +1014,11 @@ private:
                 rule = &h;
         m_v.evidenceStatus = "hypothesis";
         m_v.domain = top.domain;
-        m_v.subdomain = top.subdomain;
+        m_v.subdomain = m_subdomainOpen > 0 ? std::string() : top.subdomain;
+        // With the subdomain open, the rivals it is open between are named beside the leader.
+        std::string label = top.label;
+        for (std::size_t k = 1; k <= m_subdomainOpen && k < m_v.hypotheses.candidates.size(); ++k)
+            label += ", or " + m_v.hypotheses.candidates[k].label;
         if (rule && rule->faultAtReporter)
             for (const auto& nn : top.nodes)
                 if (std::find(m_v.originNodes.begin(), m_v.originNodes.end(), nn) == m_v.originNodes.end())
@@ -1017,8 +1047,8 @@ private:
             where += (where.empty() ? "" : ", ") + nn;
         if (!top.ranks.empty())
             where += (where.empty() ? "rank " : " rank ") + formatRanks(top.ranks);
-        m_v.summary = "leading hypothesis, not confirmed: " + top.label + " [" + top.domain
-            + (top.subdomain.empty() ? "" : "/" + top.subdomain) + "], from " + std::to_string(symptoms) + " symptom(s)"
+        m_v.summary = "leading hypothesis, not confirmed: " + label + " [" + top.domain
+            + (m_v.subdomain.empty() ? "" : "/" + m_v.subdomain) + "], from " + std::to_string(symptoms) + " symptom(s)"
             + (where.empty() ? std::string() : " on " + where);
         std::string missing;
         for (const auto& c : m_v.hypotheses.confirm)
@@ -1027,6 +1057,10 @@ private:
         m_v.action = "Not confirmed: do not drain or requeue on this alone. "
             + (missing.empty() ? std::string() : "Collect " + missing + ". ")
             + (rule && !rule->action.empty() ? rule->action : m_v.action);
+        for (std::size_t k = 1; k <= m_subdomainOpen && k < m_v.hypotheses.candidates.size(); ++k)
+            for (const auto& h : m_catalog.hypotheses())
+                if (h.id == m_v.hypotheses.candidates[k].id && !h.action.empty())
+                    m_v.action += " If it is " + h.label + ": " + h.action;
         m_confidence = m_settings.hypothesis.maxConfidence * top.support;
         m_v.confidenceNotes.push_back("confidence is about the leading hypothesis, which no initiating event "
                                       "confirms: at most "
@@ -1126,6 +1160,7 @@ private:
         std::string relation;
     };
     std::vector<MemberLink> m_memberLinks; ///< events linked to the aggregate event read from them
+    std::size_t m_subdomainOpen = 0; ///< rivals of one domain, too close to the leader to pick its subdomain
     std::set<std::size_t> m_linkedByOrder; ///< events linked to their cause by their file's line order, not by time
     std::int64_t m_primary = -1;
     double m_confidence = 0;

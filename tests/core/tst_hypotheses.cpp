@@ -454,6 +454,30 @@ private Q_SLOTS:
         QVERIFY2(head.find("[configuration]") != std::string::npos, head.c_str());
     }
 
+    void rivalsOfOneDomainLetTheDomainLead()
+    {
+        // An empty peer address fits two configuration mistakes equally (NCCL versions that differ, an interface
+        // NCCL_SOCKET_IFNAME names that a rank lacks): neither subdomain leads, but the domain does, and both are
+        // named. Rivals of different domains that close stay inconclusive (a stopped controller elsewhere).
+        Evidence ev;
+        ev.app("", 0, 0,
+            "ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)");
+        const Verdict v = analyze(ev.get(), *tests::bundledCatalog());
+        const std::string text = verdictToText(v, ev.get());
+        QVERIFY2(v.hypotheses.leading, text.c_str());
+        QCOMPARE(v.domain, std::string("configuration"));
+        QCOMPARE(v.subdomain, std::string());
+        QVERIFY2(v.summary.find(", or ") != std::string::npos, v.summary.c_str());
+        QVERIFY2(v.hypotheses.basis.find("subdomain is open") != std::string::npos, v.hypotheses.basis.c_str());
+
+        Evidence mixed;
+        mixed.app("", 0, 0,
+            "[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-01]:29500 (errno: 110 - "
+            "Connection timed out).");
+        const Verdict w = analyze(mixed.get(), *tests::bundledCatalog());
+        QVERIFY2(!w.hypotheses.leading, verdictToText(w, mixed.get()).c_str());
+    }
+
     void reportsSayItPlainly()
     {
         Evidence ev;

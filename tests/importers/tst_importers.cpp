@@ -679,6 +679,34 @@ private Q_SLOTS:
         }
     }
 
+    void collectorStampedApplicationLinesAreNotSyslog()
+    {
+        // CloudWatch and similar collectors put an ISO stamp before each application line: there is no host and no
+        // ident after it, so the file is not a syslog and its CUDA OOM is read as the application's.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "cloudwatch.txt",
+                  "2021-12-02T11:01:44.277+01:00 RuntimeError: CUDA out of memory. Tried to allocate 288.00 MiB (GPU "
+                  "0; "
+                  "15.78 GiB total capacity; 14.45 GiB already allocated)\n" },
+                { "messages",
+                    "2026-11-02T10:15:06.123456+01:00 node-02 kernel: NVRM: Xid (PCI:0000:c3:00): 79, GPU has fallen "
+                    "off the bus.\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        bool sawApp = false, sawSyslog = false;
+        for (const auto& src : ev.sources) {
+            if (src.path.find("cloudwatch.txt") != std::string::npos) {
+                QVERIFY2(src.format != "syslog", src.format.c_str());
+                sawApp = true;
+            }
+            if (src.path.find("messages") != std::string::npos) {
+                QCOMPARE(src.format, std::string("syslog"));
+                sawSyslog = true;
+            }
+        }
+        QVERIFY(sawApp && sawSyslog);
+    }
+
     void jobOutputWithIsoFirstLine()
     {
         // A batch script that stamps its first line is still the job's output, not a slurmctld log: that needs the

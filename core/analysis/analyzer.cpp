@@ -1060,7 +1060,7 @@ private:
         for (std::size_t k = 1; k <= m_subdomainOpen && k < m_v.hypotheses.candidates.size(); ++k)
             for (const auto& h : m_catalog.hypotheses())
                 if (h.id == m_v.hypotheses.candidates[k].id && !h.action.empty())
-                    m_v.action += " If it is " + h.label + ": " + h.action;
+                    m_v.action += " Or, for the rival (" + h.label + "): " + h.action;
         m_confidence = m_settings.hypothesis.maxConfidence * top.support;
         m_v.confidenceNotes.push_back("confidence is about the leading hypothesis, which no initiating event "
                                       "confirms: at most "

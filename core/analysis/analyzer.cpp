@@ -1003,15 +1003,13 @@ private:
             hs.candidates.push_back(std::move(c));
     }
 
-    /// The verdict names the leading hypothesis: outcome stays inconclusive, domain/subdomain are the hypothesis's,
-    /// nothing is blamed, and what would confirm it is said.
+    /// The verdict names the leading hypothesis: outcome stays inconclusive, domain/subdomain are the hypothesis's
+    /// (the subdomain left open when close rivals share the domain), nothing is blamed, and what would confirm it is
+    /// said.
     void explainHypothesis()
     {
         const HypothesisCandidate& top = m_v.hypotheses.candidates.front();
-        const HypothesisRule* rule = nullptr;
-        for (const auto& h : m_catalog.hypotheses())
-            if (h.id == top.id)
-                rule = &h;
+        const HypothesisRule* rule = hypothesisRule(top.id);
         m_v.evidenceStatus = "hypothesis";
         m_v.domain = top.domain;
         m_v.subdomain = m_subdomainOpen > 0 ? std::string() : top.subdomain;
@@ -1058,14 +1056,22 @@ private:
             + (missing.empty() ? std::string() : "Collect " + missing + ". ")
             + (rule && !rule->action.empty() ? rule->action : m_v.action);
         for (std::size_t k = 1; k <= m_subdomainOpen && k < m_v.hypotheses.candidates.size(); ++k)
-            for (const auto& h : m_catalog.hypotheses())
-                if (h.id == m_v.hypotheses.candidates[k].id && !h.action.empty())
-                    m_v.action += " Or, for the rival (" + h.label + "): " + h.action;
+            if (const HypothesisRule* h = hypothesisRule(m_v.hypotheses.candidates[k].id); h && !h->action.empty())
+                m_v.action += " Or, for the rival (" + h->label + "): " + h->action;
         m_confidence = m_settings.hypothesis.maxConfidence * top.support;
         m_v.confidenceNotes.push_back("confidence is about the leading hypothesis, which no initiating event "
                                       "confirms: at most "
             + std::to_string(static_cast<int>(m_settings.hypothesis.maxConfidence * 100)) + "% times its support ("
             + m_v.hypotheses.basis + ")");
+    }
+
+    /// The catalog's hypothesis rule `id`, or null.
+    const HypothesisRule* hypothesisRule(const std::string& id) const
+    {
+        for (const auto& h : m_catalog.hypotheses())
+            if (h.id == id)
+                return &h;
+        return nullptr;
     }
 
     static std::string formatRanks(const std::vector<std::int32_t>& ranks)

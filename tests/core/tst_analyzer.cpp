@@ -80,6 +80,22 @@ private:
 
 const std::string kXid149 =
     "NVRM: Xid (PCI:0000:c3:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 Link 07 (0x021475c6 0x00000000)";
+/// "" when the verdict has events of `type` and each is linked to the verdict's cause; else what it found instead.
+std::string linkedToCause(const Verdict& v, const std::string& type)
+{
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < v.events.size(); ++i)
+        if (v.events[i].type == type) {
+            ++seen;
+            if (v.causeOf[i] != static_cast<std::int64_t>(v.cause))
+                return type + " at event " + std::to_string(i) + " is linked to "
+                    + (v.causeOf[i] < 0 ? std::string("nothing")
+                                        : v.events[static_cast<std::size_t>(v.causeOf[i])].type)
+                    + ", not to the cause " + v.events[v.cause].type;
+        }
+    return seen ? std::string() : "no " + type + " event";
+}
+
 std::string watchdog(int rank)
 {
     return "[Rank " + std::to_string(rank)
@@ -182,13 +198,8 @@ private Q_SLOTS:
         const Verdict v = analyze(b.get(), *tests::bundledCatalog());
         QVERIFY(v.hasCause);
         QCOMPARE(v.events[v.cause].type, std::string("cuda.oom"));
-        bool linked = false;
-        for (std::size_t i = 0; i < v.events.size(); ++i)
-            if (v.events[i].type == "pytorch.watchdog_timeout") {
-                QCOMPARE(v.causeOf[i], static_cast<std::int64_t>(v.cause));
-                linked = true;
-            }
-        QVERIFY2(linked, "no pytorch.watchdog_timeout event");
+        const std::string link = linkedToCause(v, "pytorch.watchdog_timeout");
+        QVERIFY2(link.empty(), link.c_str());
         bool said = false;
         for (const auto& t : v.trail)
             said = said || t.why.find("by line order") != std::string::npos;
@@ -236,13 +247,8 @@ private Q_SLOTS:
             const Verdict v = analyze(b.get(), *tests::bundledCatalog());
             QVERIFY(v.hasCause);
             QCOMPARE(v.events[v.cause].type, std::string("config.driver_gpu_unsupported"));
-            bool linked = false;
-            for (std::size_t i = 0; i < v.events.size(); ++i)
-                if (v.events[i].type == "gpu.driver_error") {
-                    QCOMPARE(v.causeOf[i], static_cast<std::int64_t>(v.cause));
-                    linked = true;
-                }
-            QVERIFY2(linked, "no gpu.driver_error event");
+            const std::string link = linkedToCause(v, "gpu.driver_error");
+            QVERIFY2(link.empty(), link.c_str());
             // The trail reads untimed lines in file order, and a summary with no node names none.
             QVERIFY(!v.trail.empty());
             QCOMPARE(v.trail.front().event, v.cause);

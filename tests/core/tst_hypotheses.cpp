@@ -351,11 +351,27 @@ private Q_SLOTS:
                                                "EgressCtrl- DirectTrans-"
                                             << "infrastructure"
                                             << "pcie-bus";
+        // A collective the ranks had run before timed out and nothing failed first: ranks that stopped meeting
+        // in it lead, a stalled node is the rival.
         QTest::addRow("watchdog timeout")
             << "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
                "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600418 milliseconds before timing out."
+            << "workload"
+            << "application";
+        // The first collective never completed: the ranks never communicated, and no reading leads.
+        QTest::addRow("watchdog timeout, first collective")
+            << "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+               "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600418 milliseconds before timing out."
             << "unknown"
             << "";
+        QTest::addRow("device busy or unavailable")
+            << "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable"
+            << "configuration"
+            << "";
+        QTest::addRow("NCCL unhandled system error")
+            << "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1229, unhandled system error, NCCL version 2.12.10"
+            << "configuration"
+            << "network-config";
     }
 
     void bundledCatalogPointsAtTheNamedFault()

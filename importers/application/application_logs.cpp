@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Application output read line by line: a job's log (its ranks' stdout and stderr, through AppLogLineReader), and
-// text of no known format (each line a record, timed when it starts with an ISO or syslog-style stamp).
+// text of no known format (each line a record, timed when it starts with an ISO or syslog-style stamp, and placed on
+// its host when a syslog line names one).
 #include "importers/application/app_log_line_reader.h"
 #include "importers/application/application_parsers.h"
+#include "importers/kernel/kernel_parsers.h"
 #include "importers/support/log_time.h"
 #include "importers/support/text_scan.h"
 
@@ -32,7 +34,17 @@ void parseGenericText(FileParse& fp, const BundleContext& ctx)
         std::size_t used = core::parseIsoTime(line, t);
         if (used == 0)
             used = parseMonthDayTime(line, false, ctx.referenceYear, t);
-        Observation& o = fp.add(used ? trim(line.substr(used)) : line, no, off, line.size());
+        // A syslog line pasted among other text ("Aug 26 14:08:07 gpu-07 kernel: NVRM: ...") names its host and
+        // the program that wrote it, as in a syslog file.
+        std::string_view host, ident, message;
+        const bool syslogLine = used > 0 && splitSyslogRest(line.substr(used), host, ident, message);
+        Observation& o = fp.add(syslogLine ? message : used ? trim(line.substr(used)) : line, no, off, line.size());
+        if (syslogLine) {
+            o.node = fp.internHost(host);
+            if (const core::SourceKind kind = kindForIdentifier(ident);
+                ident == "kernel" || kind != core::SourceKind::Kernel)
+                o.kind = kind;
+        }
         if (used)
             fp.resolve(t, o);
         return true;

@@ -197,21 +197,6 @@ bool jobOutputName(const std::string& path)
         && name.find("slurmd") == std::string::npos;
 }
 
-/// True when `rest` (what follows a syslog stamp) reads " host ident: message": a host token that is not itself a
-/// "Word:" label, then one ident token ("kernel:", "slurmd[57977]:") ending in ": ". An application line stamped by
-/// its collector ("2021-12-02T11:01:44+01:00 RuntimeError: CUDA out of memory") has no host there.
-bool hostThenIdent(std::string_view rest)
-{
-    while (!rest.empty() && rest.front() == ' ')
-        rest.remove_prefix(1);
-    const auto sp = rest.find(' ');
-    if (sp == std::string_view::npos || sp == 0 || rest[sp - 1] == ':')
-        return false;
-    const std::string_view after = rest.substr(sp + 1);
-    const auto colon = after.find(": ");
-    return colon != std::string_view::npos && colon > 0 && colon < after.find(' ');
-}
-
 /// The Prometheus HTTP API envelope of a failed query: {"status":"error","errorType":...,"error":...}.
 bool prometheusErrorEnvelope(std::string_view head)
 {
@@ -410,7 +395,8 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     }
     core::CivilTime t;
     const std::size_t isoUsed = core::parseIsoTime(l1, t);
-    if ((isoUsed > 0 && t.hasOffset && hostThenIdent(l1.substr(isoUsed)))
+    std::string_view host, ident, message;
+    if ((isoUsed > 0 && t.hasOffset && splitSyslogRest(l1.substr(isoUsed), host, ident, message))
         || (l1.size() > 16 && core::monthFromAbbrev(l1.substr(0, 3)) != 0 && l1[3] == ' ' && l1[9] != ' '
             && l1.find(": ") != std::string::npos)) {
         reason = "content: syslog-style 'time host ident: message' lines";

@@ -23,6 +23,11 @@ std::size_t dmesgDecodePrefix(std::string_view line);
 /// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
 core::SourceKind kindForIdentifier(std::string_view ident);
 
+/// What follows a syslog stamp, when it reads " host ident: message" (ident optionally with "[pid]"): a host
+/// token that is not itself a "Word:" label, then one ident token ending in ": ". False for anything else, such as
+/// an application line its collector stamped ("... RuntimeError: CUDA out of memory"), which names no host.
+bool splitSyslogRest(std::string_view rest, std::string_view& host, std::string_view& ident, std::string_view& message);
+
 /// Boot time of the host that wrote a journalctl -o json file, from a record's __REALTIME_TIMESTAMP minus its
 /// __MONOTONIC_TIMESTAMP: the anchor that places raw dmesg stamps of the same boot when no manifest gives one.
 /// Returns false when the first records hold no such pair.

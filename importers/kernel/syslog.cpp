@@ -22,6 +22,25 @@ SourceKind kindForIdentifier(std::string_view ident)
     return SourceKind::Kernel; // kernel, and the host daemons a kernel log export carries along
 }
 
+bool splitSyslogRest(std::string_view rest, std::string_view& host, std::string_view& ident, std::string_view& message)
+{
+    while (!rest.empty() && rest.front() == ' ')
+        rest.remove_prefix(1);
+    const auto sp = rest.find(' ');
+    if (sp == std::string_view::npos || sp == 0 || rest[sp - 1] == ':')
+        return false;
+    const std::string_view after = rest.substr(sp + 1);
+    const auto colon = after.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > after.find(' '))
+        return false;
+    host = rest.substr(0, sp);
+    ident = after.substr(0, colon);
+    if (const auto br = ident.find('['); br != std::string_view::npos)
+        ident = ident.substr(0, br);
+    message = after.substr(colon + 2);
+    return true;
+}
+
 void parseSyslog(FileParse& fp, const BundleContext& ctx)
 {
     // A file without a manifest zone (no hint for it or its host) takes, line by line, the manifest zone of the

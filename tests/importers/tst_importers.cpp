@@ -734,6 +734,29 @@ private Q_SLOTS:
         QCOMPARE(r[1]->rank, 0);
     }
 
+    void syslogLinesInGenericTextNameTheirHost()
+    {
+        // A journal excerpt whose first line is a unit's message without a stamp is not detected as a syslog, but
+        // its stamped lines still name their host and program; an application line a collector stamped does not.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "journal-excerpt.txt",
+                "nvidia-docker.service: Main process exited, code=exited, status=1/FAILURE\n"
+                "Aug 26 14:08:07 gpu-07 kernel: NVRM: API mismatch: the client has the version 367.44, but\n"
+                "2021-12-02T11:01:44+01:00 RuntimeError: CUDA out of memory.\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(text(source(ev, "journal-excerpt.txt")->format), QStringLiteral("text"));
+        const auto r = records(ev, "journal-excerpt.txt");
+        QCOMPARE(r.size(), std::size_t(3));
+        QCOMPARE(text(std::string(r[1]->text)),
+            QStringLiteral("NVRM: API mismatch: the client has the version 367.44, but"));
+        QCOMPARE(text(ev.nodes.name(r[1]->node)), QStringLiteral("gpu-07"));
+        QCOMPARE(text(sourceKindName(r[1]->kind)), QStringLiteral("kernel"));
+        QCOMPARE(r[0]->node, core::kNoNode);
+        QCOMPARE(r[2]->node, core::kNoNode);
+        QCOMPARE(text(std::string(r[2]->text)), QStringLiteral("RuntimeError: CUDA out of memory."));
+    }
+
     void prometheusErrorEnvelope()
     {
         // The API's own answer to a failed query (HTTP 400/422/503), saved as it came (no trailing newline): a

@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QPixmap>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -70,6 +71,10 @@ private Q_SLOTS:
         QVERIFY(text.contains(QLatin1String("not confirmed")));
         QVERIFY(text.contains(QLatin1String("Would confirm it:</b> the kernel log of node-02")));
         QVERIFY(text.contains(QLatin1String("Rivals:</b> workload/application")));
+        // A rival says what it means, not only its domain.
+        QVERIFY2(
+            text.contains(QRegularExpression(QStringLiteral("Rivals:</b> workload/application \\d+% \\([^)<]+\\)"))),
+            qPrintable(text));
     }
 
     void showsCoverageAndAlternatives()

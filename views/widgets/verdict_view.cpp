@@ -330,8 +330,10 @@ void VerdictView::setResult(const AnalysisResult& result)
         QStringList rivals;
         for (std::size_t i = 1; i < v.hypotheses.candidates.size(); ++i) {
             const core::HypothesisCandidate& c = v.hypotheses.candidates[i];
+            // The rival's own label says what it means; a domain alone ("infrastructure") does not.
             rivals << qs(c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain)).toHtmlEscaped()
-                    + QStringLiteral(" %1%").arg(static_cast<int>(c.support * 100));
+                    + QStringLiteral(" %1%").arg(static_cast<int>(c.support * 100))
+                    + (c.label.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(c.label).toHtmlEscaped()));
         }
         if (!rivals.isEmpty())
             html += tr("<b>Rivals:</b> %1<br>").arg(rivals.join(QStringLiteral(", ")));

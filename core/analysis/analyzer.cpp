@@ -537,10 +537,19 @@ public:
         // An event with an inferred time may lie anywhere in its interval: it is in the episode if the interval reaches
         // it.
         for (std::size_t i : candidates)
-            if (m_episodeStart == INT64_MIN || m_events[i].timeNs + m_events[i].precisionNs >= m_episodeStart) {
+            if (m_events[i].timeNs != INT64_MIN
+                && (m_episodeStart == INT64_MIN || m_events[i].timeNs + m_events[i].precisionNs >= m_episodeStart)) {
                 m_primary = static_cast<std::int64_t>(i);
                 break;
             }
+        // A root whose time is missing cannot be placed before the episode or in it: it is the cause only when no
+        // timed root is, and is never dropped because other records of the bundle carry times.
+        if (m_primary < 0)
+            for (std::size_t i : candidates)
+                if (m_events[i].timeNs == INT64_MIN) {
+                    m_primary = static_cast<std::int64_t>(i);
+                    break;
+                }
     }
 
     /// Outcome mapping and the verdict's body: cause, symptoms, trail, alternatives, coverage, confidence.

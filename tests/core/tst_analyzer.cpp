@@ -210,6 +210,20 @@ private Q_SLOTS:
         QVERIFY2(noted, "no confidence note on links by line order");
     }
 
+    void anUntimedRootIsNotDroppedForTheTimesOfOtherLines()
+    {
+        // A container log where only the framework's warnings carry a stamp: the untimed OOM is still the cause.
+        // Its time cannot be placed in the terminal episode the stamped line defines, nor before it.
+        const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 5 has a "
+                                "total capacity of 79.10 GiB of which 1.2 GiB is free.";
+        Builder b;
+        b.add(SourceKind::AppLog, "node-a", INT64_MIN, oom, 3, 0);
+        b.add(SourceKind::AppLog, "node-a", 1'800'000'000'000'000'000, watchdog(3), 3);
+        const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+        QVERIFY2(v.hasCause, v.summary.c_str());
+        QCOMPARE(v.events[v.cause].type, std::string("cuda.oom"));
+    }
+
     void untimedLinesAreNotLinkedAgainstTheirOrderOrAcrossFiles()
     {
         // The watchdog line comes before the OOM in the file: the OOM cannot explain it. An untimed Xid in the kernel

@@ -41,6 +41,8 @@ void parseGenericText(FileParse& fp, const BundleContext& ctx)
         Observation& o = fp.add(syslogLine ? message : used ? trim(line.substr(used)) : line, no, off, line.size());
         if (syslogLine) {
             o.node = fp.internHost(host);
+            // Only a program the syslog reader knows gives the record its kind; for any other ident
+            // kindForIdentifier answers its default (kernel), and the record keeps the kind of the text it is in.
             if (const core::SourceKind kind = kindForIdentifier(ident);
                 ident == "kernel" || kind != core::SourceKind::Kernel)
                 o.kind = kind;

@@ -38,7 +38,7 @@ QString verdictLine(const core::Verdict& v)
 {
     QString s = q(v.outcome);
     if (v.hasCause && v.cause < v.events.size()) {
-        s += QStringLiteral(" ") + q(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain));
+        s += QStringLiteral(" ") + q(core::domainPath(v.domain, v.subdomain));
         s += QObject::tr(", cause %1").arg(q(v.events[v.cause].label));
     }
     return s;

@@ -39,7 +39,7 @@ std::string verdictLine(const std::string& outcome, const std::string& domain, c
 {
     std::string s = outcome;
     if (!domain.empty())
-        s += " " + domain + (subdomain.empty() ? "" : "/" + subdomain);
+        s += " " + core::domainPath(domain, subdomain);
     return s;
 }
 

@@ -260,9 +260,8 @@ std::vector<Block> buildReport(const Analysis& a, const core::CaseHistory& histo
     heading("Verdict");
     fact("Outcome",
         v.outcome
-            + (v.domain.empty() || v.domain == "unknown"
-                    ? std::string()
-                    : " — " + v.domain + (v.subdomain.empty() ? std::string() : "/" + v.subdomain)));
+            + (v.domain.empty() || v.domain == "unknown" ? std::string()
+                                                         : " — " + core::domainPath(v.domain, v.subdomain)));
     fact("Evidence",
         v.evidenceStatus == "established"      ? "the initiating event is in the evidence"
             : v.evidenceStatus == "hypothesis" ? "leading hypothesis, not confirmed"

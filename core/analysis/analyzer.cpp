@@ -958,9 +958,7 @@ private:
             std::snprintf(buf, sizeof buf, "%.2f", x);
             return std::string(buf);
         };
-        auto name = [](const HypothesisCandidate& c) {
-            return c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain);
-        };
+        auto name = [](const HypothesisCandidate& c) { return domainPath(c.domain, c.subdomain); };
         if (ranked.empty()) {
             hs.basis = "no symptom in the evidence points at a domain";
             m_v.inconclusiveReasons.push_back(hs.basis);
@@ -1054,9 +1052,8 @@ private:
             where += (where.empty() ? "" : ", ") + nn;
         if (!top.ranks.empty())
             where += (where.empty() ? "rank " : " rank ") + formatRanks(top.ranks);
-        m_v.summary = "leading hypothesis, not confirmed: " + label + " [" + top.domain
-            + (m_v.subdomain.empty() ? "" : "/" + m_v.subdomain) + "], from " + std::to_string(symptoms) + " symptom(s)"
-            + (where.empty() ? std::string() : " on " + where);
+        m_v.summary = "leading hypothesis, not confirmed: " + label + " [" + domainPath(top.domain, m_v.subdomain)
+            + "], from " + std::to_string(symptoms) + " symptom(s)" + (where.empty() ? std::string() : " on " + where);
         std::string missing;
         for (const auto& c : m_v.hypotheses.confirm)
             if (c.status == "missing")

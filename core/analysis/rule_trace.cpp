@@ -1226,8 +1226,7 @@ private:
         t.kind = TraceRuleKind::Hypothesis;
         t.origin = origin(rule.origin);
         t.description = rule.description;
-        t.settings = { { "domain", rule.domain + (rule.subdomain.empty() ? "" : "/" + rule.subdomain) },
-            { "label", rule.label } };
+        t.settings = { { "domain", domainPath(rule.domain, rule.subdomain) }, { "label", rule.label } };
         for (const auto& s : rule.support) {
             char w[16];
             std::snprintf(w, sizeof w, "%.2f", s.weight);

@@ -22,6 +22,12 @@ enum class Role {
 const char* roleName(Role r);
 bool roleFromName(std::string_view name, Role& out);
 
+/// "domain/subdomain", or the domain alone when the subdomain is empty (a hypothesis or rule without one).
+inline std::string domainPath(const std::string& domain, const std::string& subdomain)
+{
+    return subdomain.empty() ? domain : domain + "/" + subdomain;
+}
+
 struct Event
 {
     std::string type; ///< e.g. "gpu.xid"

@@ -475,7 +475,7 @@ struct Proposal
         StoryStep s = step(first, lead);
         if (v.hypotheses.leading && !v.hypotheses.candidates.empty()) {
             const auto& h = v.hypotheses.candidates.front();
-            s.title = "Leading hypothesis: " + (h.label.empty() ? h.domain + "/" + h.subdomain : h.label);
+            s.title = "Leading hypothesis: " + (h.label.empty() ? domainPath(h.domain, h.subdomain) : h.label);
         } else {
             s.title = "Leading evidence: " + shortLabel(v.events[first].label)
                 + (node(first).empty() ? "" : " on " + node(first));

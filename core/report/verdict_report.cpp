@@ -315,11 +315,8 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
     auto pct = [](double x) { return std::to_string(static_cast<int>(std::lround(x * 100))) + "%"; };
     line(std::string(bold) + head + ": " + colour + v.outcome + reset + bold
         + (hypothesis ? std::string(" — leading hypothesis, not confirmed:") : std::string())
-        + (v.domain.empty() || v.domain == "unknown"
-                ? ""
-                : " [" + v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain) + "]")
-        + reset + "  confidence " + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100))
-        + "%)");
+        + (v.domain.empty() || v.domain == "unknown" ? "" : " [" + domainPath(v.domain, v.subdomain) + "]") + reset
+        + "  confidence " + v.confidenceLevel + " (" + std::to_string(static_cast<int>(v.confidence * 100)) + "%)");
     if (hypothesis) {
         const HypothesisCandidate& h = v.hypotheses.candidates.front();
         line(std::string(bold) + "hypothesis: " + reset + h.label + "  {" + h.id + "}, support " + pct(h.support)
@@ -355,8 +352,8 @@ std::string verdictToText(const Verdict& v, const EvidenceSet& ev, const TextOpt
             std::string from;
             for (const auto& e : c.evidence)
                 from += (from.empty() ? "" : ", ") + e.type + " " + pct(e.weight);
-            line("  - " + c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain) + ": " + c.label + ", support "
-                + pct(c.support) + " (" + from + ")");
+            line("  - " + domainPath(c.domain, c.subdomain) + ": " + c.label + ", support " + pct(c.support) + " ("
+                + from + ")");
         }
     }
     if (v.hasCause) {

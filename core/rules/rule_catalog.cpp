@@ -1031,7 +1031,7 @@ HypothesisRule CatalogReader::readHypothesis(const std::string& rel, const YAML:
     h.description = optScalar(n, "description");
     h.domain = reqScalar(n, "domain");
     h.subdomain = optScalar(n, "subdomain");
-    h.label = optScalar(n, "label", h.domain + (h.subdomain.empty() ? "" : "/" + h.subdomain));
+    h.label = optScalar(n, "label", domainPath(h.domain, h.subdomain));
     h.action = optScalar(n, "action");
     if (const std::string at = optScalar(n, "fault_at", "unknown"); at == "reporter")
         h.faultAtReporter = true;

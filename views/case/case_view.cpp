@@ -2,6 +2,7 @@
 #include "views/case/case_view.h"
 
 #include "core/model/annotations.h"
+#include "core/model/event.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -354,8 +355,7 @@ void CaseView::render()
                    .arg(QString::number(r.id), ink.link, esc(r.kind), esc(r.author), esc(r.createdAt), tags);
         out += QStringLiteral("<br><b>") + esc(r.outcome) + QStringLiteral("</b>");
         if (!r.domain.empty())
-            out +=
-                QStringLiteral(" ") + span(ink.muted, esc(r.domain + (r.subdomain.empty() ? "" : "/" + r.subdomain)));
+            out += QStringLiteral(" ") + span(ink.muted, esc(core::domainPath(r.domain, r.subdomain)));
         if (!r.summary.empty())
             out += QStringLiteral("<br>") + esc(r.summary);
         out += QStringLiteral("<br>")

@@ -21,7 +21,7 @@ QString domainOf(const std::string& domain, const std::string& subdomain)
 {
     if (domain.empty() || domain == "unknown")
         return {};
-    return qs(domain + (subdomain.empty() ? "" : "/" + subdomain));
+    return qs(core::domainPath(domain, subdomain));
 }
 
 QString selectorText(const core::EventSelector& s)

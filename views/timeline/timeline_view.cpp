@@ -1685,7 +1685,7 @@ QString TimelineView::eventTooltip(std::size_t i, std::uint32_t count) const
         html += QStringLiteral("<br>") + where.join(QStringLiteral(" · ")).toHtmlEscaped();
     html += tr("<br>rule <b>%1</b> · %2 · %3 · %4")
                 .arg(qs(e.ruleId).toHtmlEscaped(), qs(e.type).toHtmlEscaped(), qs(e.severity).toHtmlEscaped(),
-                    qs(e.domain + (e.subdomain.empty() ? "" : "/" + e.subdomain)).toHtmlEscaped());
+                    qs(core::domainPath(e.domain, e.subdomain)).toHtmlEscaped());
     if (i < v.causeOf.size() && v.causeOf[i] >= 0) {
         const auto c = static_cast<std::size_t>(v.causeOf[i]);
         html += tr("<br>%1 via %2 of “%3” (%4)")

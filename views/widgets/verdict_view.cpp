@@ -288,7 +288,7 @@ void VerdictView::showStored(const StoredVerdictSummary& stored)
     const bool hypothesis = stored.outcome == "inconclusive" && !stored.domain.empty() && stored.domain != "unknown";
     setBanner(stored.outcome,
         stored.domain.empty() ? tr("no initiating event in the evidence")
-                              : qs(stored.domain + (stored.subdomain.empty() ? "" : "/" + stored.subdomain)),
+                              : qs(core::domainPath(stored.domain, stored.subdomain)),
         tr("stored run %1 of %2").arg(stored.run).arg(stored.runs), hypothesis);
     m_details->setText(tr("<b>Stored verdict</b> of run %1 (%2, catalog %3). Re-analysing the case's evidence to "
                           "show the evidence trail and check that it reproduces…")
@@ -310,7 +310,7 @@ void VerdictView::setResult(const AnalysisResult& result)
     }
     const core::Verdict& v = *result.verdict;
     const bool hypothesis = !v.hasCause && v.hypotheses.leading;
-    const QString what = v.hasCause || hypothesis ? qs(v.domain + (v.subdomain.empty() ? "" : "/" + v.subdomain))
+    const QString what = v.hasCause || hypothesis ? qs(core::domainPath(v.domain, v.subdomain))
                                                   : tr("no initiating event in the evidence");
     setBanner(v.outcome, what,
         tr("confidence %1 (%2%)").arg(qs(v.confidenceLevel), QString::number(static_cast<int>(v.confidence * 100))),
@@ -331,7 +331,7 @@ void VerdictView::setResult(const AnalysisResult& result)
         for (std::size_t i = 1; i < v.hypotheses.candidates.size(); ++i) {
             const core::HypothesisCandidate& c = v.hypotheses.candidates[i];
             // The rival's own label says what it means; a domain alone ("infrastructure") does not.
-            rivals << qs(c.domain + (c.subdomain.empty() ? "" : "/" + c.subdomain)).toHtmlEscaped()
+            rivals << qs(core::domainPath(c.domain, c.subdomain)).toHtmlEscaped()
                     + QStringLiteral(" %1%").arg(static_cast<int>(c.support * 100))
                     + (c.label.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(c.label).toHtmlEscaped()));
         }

@@ -8,6 +8,7 @@
 #include "importers/bundle_loader.h"
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/kubernetes/kubernetes_parsers.h"
+#include "importers/slurm/slurm_parsers.h"
 #include "importers/support/text_scan.h"
 
 #include <algorithm>
@@ -321,6 +322,20 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
     if (l1.find("JobID") != std::string::npos && l1.find('|') != std::string::npos) {
         reason = "content: first line is a sacct -P header (JobID|...)";
         return "sacct-parsable2";
+    }
+    if (const auto nl = head.find('\n'); nl != std::string_view::npos && l1.find("JobID") != std::string::npos) {
+        const auto nl2 = head.find('\n', nl + 1);
+        std::string_view l2 =
+            head.substr(nl + 1, nl2 == std::string_view::npos ? std::string_view::npos : nl2 - nl - 1);
+        if (!l2.empty() && l2.back() == '\r')
+            l2.remove_suffix(1);
+        std::string_view h = l1;
+        if (!h.empty() && h.back() == '\r')
+            h.remove_suffix(1);
+        if (sacctTableHeader(h, l2)) {
+            reason = "content: a sacct table header (JobID ...) over a rule line of dashes";
+            return "sacct-table";
+        }
     }
     const bool jobOutput = jobOutputName(fileName);
     if (l1.size() > 25 && l1[0] == '[' && l1[5] == '-' && l1[11] == 'T' && !jobOutput) {

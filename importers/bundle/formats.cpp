@@ -20,6 +20,7 @@ namespace {
 
 constexpr FormatInfo kFormats[] = {
     { "sacct-parsable2", SourceKind::Scheduler, parseSacctParsable, false, true },
+    { "sacct-table", SourceKind::Scheduler, parseSacctTable, false, true },
     { "sacct-json", SourceKind::Scheduler, parseSacctJson, false, true },
     { "kueue-workload", SourceKind::Scheduler, parseKueueWorkload, false, true },
     { "k8s-pods-json", SourceKind::Kubernetes, parseK8sPods, false },

@@ -838,6 +838,9 @@ private Q_SLOTS:
                                 << "logcli-jsonl";
         QTest::addRow("sacct") << "JobID|JobName|State\n1|a|FAILED"
                                << "sacct-parsable2";
+        QTest::addRow("sacct-table") << "JobID           JobName      State \n------------ ---------- ---------- \n1   "
+                                        "               a     FAILED "
+                                     << "sacct-table";
         QTest::addRow("slurmctld") << "[2026-11-02T09:14:52.101] _slurm_rpc_submit_batch_job: JobId=1"
                                    << "slurmctld-log";
         QTest::addRow("dmesg") << "[274501.123456] NVRM: Xid"

@@ -6,6 +6,7 @@
 #include "core/analysis/analyzer.h"
 #include "importers/bundle_loader.h"
 #include "tests/common/test_helpers.h"
+#include "views/common/time_text.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QApplication>
@@ -20,6 +21,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <memory>
 
 using namespace faultline;
@@ -322,6 +324,32 @@ private Q_SLOTS:
         QVERIFY(!view.viewport()->grab().isNull());
         view.setResult(m_result);
         QVERIFY(view.hasTimes());
+    }
+
+    void aSingleInstantTrailOpensAtAReadableScale()
+    {
+        // A verdict whose trail is one event (a pasted sacct row, one CUDA error): the view opens on the minutes
+        // around it, not on a nanosecond window.
+        auto single = std::make_shared<core::Verdict>(*m_result.verdict);
+        single->trail.erase(std::remove_if(single->trail.begin(), single->trail.end(),
+                                [&](const auto& t) { return t.event != single->cause; }),
+            single->trail.end());
+        QCOMPARE(single->trail.size(), std::size_t(1));
+        views::AnalysisResult r = m_result;
+        r.verdict = single;
+        TimelineView view;
+        view.resize(1200, 400);
+        view.setResult(r);
+        const auto& g = view.timelineGeometry();
+        const qint64 at = single->events[single->cause].timeNs;
+        QVERIFY2(g.rangeTo() - g.rangeFrom() >= 2 * views::kNsPerMin,
+            qPrintable(QStringLiteral("the view opens on %1 ns, expected at least two minutes")
+                           .arg(g.rangeTo() - g.rangeFrom())));
+        QVERIFY2(g.rangeFrom() < at - views::kNsPerMin && at < g.rangeTo(),
+            qPrintable(QStringLiteral("the cause at %1 is not inside the view %2..%3 with a minute before it")
+                           .arg(at)
+                           .arg(g.rangeFrom())
+                           .arg(g.rangeTo())));
     }
 
     void aLargeResultIsIndexedOffTheUiThread()

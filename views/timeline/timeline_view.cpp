@@ -701,6 +701,14 @@ TimelineView::Index TimelineView::buildIndex(const AnalysisResult& result, bool 
         fitLo = lo;
         fitHi = hi;
     }
+    // A trail of one instant (one event, or several at one time) would open at a nanosecond scale: show the two
+    // minutes around it instead, most of them before it, where what led up to it is.
+    constexpr std::int64_t kMinFit = 2 * kNsPerMin;
+    if (fitHi - fitLo < kMinFit) {
+        const std::int64_t before = (kMinFit - (fitHi - fitLo)) * 3 / 4;
+        fitLo -= before;
+        fitHi = fitLo + kMinFit;
+    }
     x.fitFrom = fitLo;
     x.fitTo = fitHi;
 
@@ -723,7 +731,8 @@ TimelineView::Index TimelineView::buildIndex(const AnalysisResult& result, bool 
             x.alternative[a.event] = 1;
 
     x.geo.setData(std::move(lanes), std::move(items));
-    x.geo.setBounds(lo - pad, hi + pad);
+    // The bounds hold the first view too (a single instant's two minutes may reach past the evidence).
+    x.geo.setBounds(std::min(lo - pad, x.fitFrom), std::max(hi + pad, x.fitTo));
     // Blamed nodes open on their GPUs, where the cause is.
     for (std::uint32_t l = 0; l < x.laneInfo.size(); ++l)
         if (x.geo.lanes()[l].kind == LaneKind::Node && x.laneInfo[l].blamed)

@@ -56,7 +56,10 @@ def culprit_check(expected, verdict):
     if "node" in expected:
         nodes = {str(n).lower() for n in [cause.get("node"), *verdict.get("blamed_nodes", []),
                                           *verdict.get("origin_nodes", [])] if n}
-        match = str(expected["node"]).lower() in nodes
+        # A host is the same host by its short name or its FQDN: syslog and the journal print the short name of a
+        # host the thread names in full ("ip-10-0-0-1" for "ip-10-0-0-1.ec2.internal").
+        want = str(expected["node"]).lower()
+        match = any(n == want or n == want.split(".")[0] or n.split(".")[0] == want for n in nodes)
         ok &= match
         contradicted |= bool(nodes) and not match
     if "rank" in expected:

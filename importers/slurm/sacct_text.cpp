@@ -14,8 +14,9 @@ using core::Observation;
 namespace {
 
 /// One sacct row as a record "sacct JobID=... <the other fields in header order>", whatever the --format order, so
-/// rules can anchor on the job id; the job (allocation) row also states the workload's scope.
-void addSacctRow(FileParse& fp, const BundleContext& ctx, const std::vector<std::string>& header,
+/// rules can anchor on the job id; the job (allocation) row also states the workload's scope. Returns whether this
+/// row did.
+bool addSacctRow(FileParse& fp, const BundleContext& ctx, const std::vector<std::string>& header,
     const std::vector<std::string_view>& cols, std::uint64_t no, std::uint64_t off, std::size_t length,
     std::string& bestJob)
 {
@@ -39,7 +40,7 @@ void addSacctRow(FileParse& fp, const BundleContext& ctx, const std::vector<std:
     // The job (allocation) row: JobID without a step suffix.
     const std::string& id = row["JobID"];
     if (id.empty() || id.find('.') != std::string::npos || !(ctx.jobId.empty() || id == ctx.jobId || bestJob.empty()))
-        return;
+        return false;
     bestJob = id;
     fp.facts.scheduler = "slurm";
     fp.facts.jobId = id;
@@ -58,6 +59,7 @@ void addSacctRow(FileParse& fp, const BundleContext& ctx, const std::vector<std:
         fp.resolve(e, tmp);
         fp.facts.endNs = tmp.timeNs + tmp.precisionNs;
     }
+    return true;
 }
 
 /// The column spans [begin, end) of sacct's rule line under its header ("------------ ---------- ..."); empty when
@@ -172,9 +174,7 @@ void parseSacctTable(FileParse& fp, const BundleContext& ctx)
             headerLine = line; // the header is the line right above the rule line
             return true;
         }
-        if (line.size() > spans.back().second + 1
-            && line.find_first_not_of(' ', spans.back().second) != std::string_view::npos
-            && line[spans.back().second] != ' ') {
+        if (line.size() > spans.back().second && line[spans.back().second] != ' ') {
             fp.warn(no, off, "sacct-table-misaligned",
                 "row runs past the last column of the header's rule line (another sacct --format?); its last value "
                 "is read to the end of the line");
@@ -185,7 +185,14 @@ void parseSacctTable(FileParse& fp, const BundleContext& ctx)
             const std::size_t e = i + 1 < spans.size() ? std::min(spans[i + 1].first, line.size()) : line.size();
             cols.push_back(trim(line.substr(b, e - b)));
         }
-        addSacctRow(fp, ctx, header, cols, no, off, line.size(), bestJob);
+        // sacct cuts a value wider than its column and ends it with '+': a cut NodeList names no hosts.
+        if (addSacctRow(fp, ctx, header, cols, no, off, line.size(), bestJob) && !fp.facts.nodes.empty()
+            && fp.facts.nodes.back() == '+') {
+            fp.warn(no, off, "sacct-value-cut",
+                "sacct cut the job's NodeList to its column width ('" + fp.facts.nodes
+                    + "'): its nodes are not known from this file (sacct --format=NodeList%60 prints it whole)");
+            fp.facts.nodes.clear();
+        }
         return true;
     });
     if (spans.empty())

@@ -371,6 +371,11 @@ std::string detectFormat(std::string_view head, const std::string& fileName, std
         // dmesg's own envelopes: --decode's "kern  :err   : " prefix, -T's ctime "[Tue Nov  3 10:04:11 2026]", and
         // --time-format iso's "2026-11-03T10:04:11,123456+00:00" (a comma before the microseconds, which syslog and
         // journald never write).
+        std::string_view talosHost;
+        if (talosDmesgPrefix(l1, talosHost) > 0) {
+            reason = "content: node: facility: level: [RFC 3339 time] lines (talosctl dmesg)";
+            return "dmesg-raw";
+        }
         const std::size_t decode = dmesgDecodePrefix(l1);
         const std::string_view body = std::string_view(l1).substr(decode);
         if (decode > 0) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Kernel: dmesg raw "[ 1234.567890] msg", "<4>[...]", "dmesg -T" "[Mon Nov  2 10:15:01 2026] msg",
 // "--time-format=iso" "2026-11-02T10:15:01,123456+00:00 msg", each optionally after a --decode "kern  :err   : "
-// prefix, and "dmesg -t" lines with no stamp at all (kept in file order, without a time).
+// prefix, "dmesg -t" lines with no stamp at all (kept in file order, without a time), and talosctl dmesg's
+// "10.1.1.2: kern: warning: [2026-11-02T10:15:01.123456789Z]: msg" (the node, then facility, level and RFC 3339 time).
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/support/log_time.h"
 #include "importers/support/text_scan.h"
@@ -21,10 +22,14 @@ std::size_t dmesgDecodePrefix(std::string_view line)
     static constexpr std::string_view kFacilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
         "news", "uucp", "cron", "authpriv", "ftp", "res0", "res1", "res2", "res3", "local0", "local1", "local2",
         "local3", "local4", "local5", "local6", "local7" };
-    static constexpr std::string_view kLevels[] = { "emerg", "alert", "crit", "err", "warn", "notice", "info",
-        "debug" };
-    // One padded name and its colon; returns the position after the colon, or npos.
+    // talosctl spells "warning" in full where dmesg --decode writes "warn".
+    static constexpr std::string_view kLevels[] = { "emerg", "alert", "crit", "err", "warn", "warning", "notice",
+        "info", "debug" };
+    // One name padded on either side (dmesg pads after it, talosctl before it) and its colon; returns the position
+    // after the colon, or npos.
     auto field = [&line](std::size_t at, auto const& names) -> std::size_t {
+        while (at < line.size() && line[at] == ' ')
+            ++at;
         std::size_t end = at;
         while (end < line.size() && line[end] >= 'a' && line[end] <= 'z')
             ++end;
@@ -46,6 +51,24 @@ std::size_t dmesgDecodePrefix(std::string_view line)
     return afterLevel + 1;
 }
 
+std::size_t talosDmesgPrefix(std::string_view line, std::string_view& host)
+{
+    // The node as talosctl was given it (a name or an IPv4 address), ": ", then the facility:level prefix.
+    const auto colon = line.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 253)
+        return 0;
+    const std::string_view name = line.substr(0, colon);
+    for (const char c : name)
+        if (!(isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '.' || c == '_'))
+            return 0;
+    const std::string_view after = line.substr(colon + 2);
+    const std::size_t decode = dmesgDecodePrefix(after);
+    if (decode == 0 || after.size() <= decode || after[decode] != '[')
+        return 0;
+    host = name;
+    return colon + 2;
+}
+
 void parseDmesg(FileParse& fp, const BundleContext&)
 {
     bool warnedBoot = false;
@@ -53,6 +76,8 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         if (trim(line).empty())
             return true;
         std::string_view rest = line;
+        std::string_view host;
+        rest.remove_prefix(talosDmesgPrefix(rest, host));
         rest.remove_prefix(dmesgDecodePrefix(rest));
         if (rest.size() > 3 && rest[0] == '<' && isDigit(rest[1])) {
             const auto gt = rest.find('>');
@@ -87,9 +112,21 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         }
         const std::string_view stamp = trim(rest.substr(1, close - 1));
         std::string_view msg = rest.substr(close + 1);
+        if (!host.empty() && !msg.empty() && msg.front() == ':')
+            msg.remove_prefix(1);
         if (!msg.empty() && msg.front() == ' ')
             msg.remove_prefix(1);
         CivilTime ct;
+        if (!host.empty()) {
+            // talosctl dmesg: "[2026-04-22T21:25:20.458998481Z]", the record's own node and time.
+            Observation& o = fp.add(msg, no, off, line.size());
+            o.node = fp.internHost(host);
+            if (core::parseIsoTime(stamp, ct) == stamp.size() && ct.hasOffset)
+                fp.resolve(ct, o);
+            else
+                fp.warn(no, off, "dmesg-bad-stamp", "unrecognised [timestamp] '" + std::string(stamp) + "'");
+            return true;
+        }
         if (!stamp.empty() && stamp[0] == '+') {
             // --time-format=delta / reltime continuation: seconds since the previous message.
             double delta = 0;

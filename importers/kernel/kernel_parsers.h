@@ -20,6 +20,10 @@ void parseJournalJson(FileParse& fp, const BundleContext& ctx);
 /// names padded to six columns), or 0 when `line` does not start with one.
 std::size_t dmesgDecodePrefix(std::string_view line);
 
+/// Length of the "node: " that talosctl dmesg writes before a facility:level prefix and a bracketed RFC 3339 time
+/// ("10.1.1.2: kern: warning: [2026-11-02T10:15:01.123456789Z]: msg"), with `host` set to the node; 0 otherwise.
+std::size_t talosDmesgPrefix(std::string_view line, std::string_view& host);
+
 /// Source kind of a syslog/journald record by its identifier (kernel, nv-fabricmanager, slurmd, ...).
 core::SourceKind kindForIdentifier(std::string_view ident);
 

@@ -847,6 +847,10 @@ private Q_SLOTS:
                                << "dmesg-raw";
         QTest::addRow("dmesg-pri") << "<4>[   12.000001] x"
                                    << "dmesg-raw";
+        QTest::addRow("talosctl-dmesg") << "10.1.1.2: kern:     err: [2026-11-02T10:15:03.5Z]: NVRM: Xid"
+                                        << "dmesg-raw";
+        QTest::addRow("host-prefixed-text") << "worker-1: kern is ready [2026-11-02T10:15:03Z]"
+                                            << "text";
         QTest::addRow("fm") << "[Nov 02 2026 10:15:01] [ERROR] [tid 2231] detected"
                             << "fabricmanager-log";
         QTest::addRow("syslog") << "2026-11-02T10:15:01.123456+00:00 node-02 kernel: NVRM: Xid"

@@ -56,6 +56,8 @@ inline bool nodesRelate(Correlator::Nodes rel, const Event& cause, const Event& 
             && (symptom.gpu.empty() || cause.gpu.empty() || symptom.gpu == cause.gpu);
     case Correlator::Nodes::Other:
         return cause.node != symptom.node;
+    case Correlator::Nodes::Unnamed:
+        return cause.node != kNoNode && symptom.node == kNoNode;
     }
     return false;
 }

@@ -239,6 +239,8 @@ const char* nodesName(Correlator::Nodes n)
         return "same-gpu";
     case Correlator::Nodes::Other:
         return "other";
+    case Correlator::Nodes::Unnamed:
+        return "unnamed";
     }
     return "any";
 }
@@ -1016,6 +1018,10 @@ private:
                         + " required; the " + (cn.empty() ? "cause" : "symptom") + " names no node";
                 return std::string(corr.nodes == Correlator::Nodes::SameGpu ? "same GPU" : "same node")
                     + " required, other node found (cause on " + cn + ", symptom on " + sn + ")";
+            case Correlator::Nodes::Unnamed:
+                if (cn.empty())
+                    return std::string("a cause on a named node required; the cause names no node");
+                return "a symptom that names no node required, symptom on " + sn;
             case Correlator::Nodes::Any:
                 break;
             }

@@ -941,8 +941,11 @@ Correlator CatalogReader::readCorrelator(const std::string& rel, const YAML::Nod
         c.nodes = Correlator::Nodes::SameGpu;
     else if (nodes == "other")
         c.nodes = Correlator::Nodes::Other;
+    else if (nodes == "unnamed")
+        c.nodes = Correlator::Nodes::Unnamed;
     else
-        fail(n["nodes"], "bad-nodes", "unknown node relation '" + nodes + "' (expected any, same, same-gpu or other)");
+        fail(n["nodes"], "bad-nodes",
+            "unknown node relation '" + nodes + "' (expected any, same, same-gpu, other or unnamed)");
     c.relation = optScalar(n, "relation", "symptom");
     static const std::set<std::string> kRelations = { "symptom", "companion", "precursor", "confirmation" };
     if (!kRelations.count(c.relation))

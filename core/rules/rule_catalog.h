@@ -120,7 +120,8 @@ struct FilterRule
 
 struct Correlator
 {
-    enum class Nodes { Any, Same, SameGpu, Other };
+    /// Unnamed: the cause names a node and the symptom names none (a job-level report of what happened there).
+    enum class Nodes { Any, Same, SameGpu, Other, Unnamed };
     std::string id;
     int version = 0; ///< the rule's own version (key `version`, bumped by the workbench on each save); 0: none
     std::string description;

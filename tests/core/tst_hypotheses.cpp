@@ -404,6 +404,27 @@ private Q_SLOTS:
         QVERIFY2(v.hypotheses.candidates.size() >= 2, verdictToText(v, ev.get()).c_str());
     }
 
+    void aJobLevelReportGivesWayToTheNodeThatReportedTheSameFailure()
+    {
+        // slurmstepd counts the step's OOM kills without naming a node; srun names the node whose task ran out of
+        // memory. They are one failure, and the cause is the node's report, in either order.
+        for (const bool stepdFirst : { true, false }) {
+            Evidence ev;
+            const int stepdAt = stepdFirst ? 0 : 2;
+            ev.app("", -1, stepdAt,
+                "slurmstepd: error: Detected 74 oom-kill event(s) in step 36403717.0 cgroup. Some of your processes "
+                "may have been killed by the cgroup out-of-memory handler.");
+            ev.app("", -1, 1, "srun: error: lxbk1122: task 0: Out Of Memory");
+            const Verdict v = analyze(ev.get(), *tests::bundledCatalog());
+            const std::string text = verdictToText(v, ev.get());
+            QVERIFY2(v.hasCause, text.c_str());
+            const Event& cause = v.events[v.cause];
+            QVERIFY2(cause.node != kNoNode, text.c_str());
+            QCOMPARE(v.nodes.name(cause.node), std::string("lxbk1122"));
+            QCOMPARE(v.originNodes, std::vector<std::string> { "lxbk1122" });
+        }
+    }
+
     void aFaultOnTheReporterNamesItsNodeWithoutBlame()
     {
         // A GPU memory fault reported by CUDA is the GPU of the rank that reported it: the node is named as where it

@@ -18,20 +18,13 @@ bytes=$(find "$bundle" -type f ! -name faultline.yaml -printf '%s\n' | awk '{s+=
 lines=$(find "$bundle" -type f ! -name faultline.yaml -exec cat {} + | wc -l)
 mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
 
-# The catalog's extractor patterns, one per line, for rg (RE2 and Rust regex agree on this syntax).
-/usr/bin/python3 - "$src/rules/packs" > "$work/patterns.txt" <<'PY'
-import pathlib, re, sys, yaml
-for p in sorted(pathlib.Path(sys.argv[1]).glob("*.yaml")):
-    for r in (yaml.safe_load(p.read_text()) or {}).get("extractors", []) or []:
-        # rg joins all patterns into one regex, where repeated group names are an error: drop the names.
-        print(re.sub(r"\(\?P<\w+>", "(", r["pattern"]))
-PY
+# The catalog's extractor patterns, one per line, for rg.
+/usr/bin/python3 "$here/catalog_patterns.py" "$src/rules/packs" > "$work/patterns.txt"
 npat=$(wc -l < "$work/patterns.txt")
 cat "$bundle"/*/* "$bundle"/nodes/*/* > /dev/null 2>&1 || true  # warm the page cache for both tools
 
-best() { sort -n | head -1; }
 time_of() { # prints wall seconds and peak RSS (KiB) of a command, best of 3
-  local t rss out
+  local out
   for _ in 1 2 3; do
     out=$( { /usr/bin/time -f '%e %M' "$@" > /dev/null; } 2>&1 | tail -1 )
     echo "$out"

@@ -18,12 +18,8 @@ cli=$build/app/faultline-cli
 [ -x "$cli" ] || { echo "build $cli first (cmake --preset release && cmake --build --preset release)" >&2; exit 2; }
 [ -d "$bundle" ] || /usr/bin/python3 "$here/generate_bundle.py" "$bundle" 250 > /dev/null
 patterns=$work/patterns-compare.txt
-/usr/bin/python3 - "$src/rules/packs" > "$patterns" <<'PY'
-import pathlib, re, sys, yaml
-for p in sorted(pathlib.Path(sys.argv[1]).glob("*.yaml")):
-    for r in (yaml.safe_load(p.read_text()) or {}).get("extractors", []) or []:
-        print(re.sub(r"\(\?P<\w+>", "(", r["pattern"]))
-PY
+# The catalog's extractor patterns, one per line, for rg.
+/usr/bin/python3 "$here/catalog_patterns.py" "$src/rules/packs" > "$patterns"
 echo "patterns (new catalog): $(wc -l < "$patterns")"
 files=("$bundle"/*/* "$bundle"/nodes/*/*)
 seconds() { { /usr/bin/time -f '%e' "$@" > /dev/null; } 2>&1 | tail -1; }

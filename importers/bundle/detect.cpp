@@ -124,6 +124,53 @@ PastedPreamble pastedPreamble(std::string_view head)
     return out;
 }
 
+PbsMailHost pbsMailHost(std::string_view head)
+{
+    PbsMailHost out;
+    std::size_t p = 0;
+    bool header = false;
+    for (std::uint64_t n = 1; n <= 12 && p < head.size(); ++n) {
+        const auto nl = head.find('\n', p);
+        std::string_view line = head.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+        p = nl == std::string_view::npos ? head.size() : nl + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (!header) {
+            if (line.find_first_not_of(" \t") == std::string_view::npos)
+                continue;
+            if (line.substr(0, 11) != "PBS Job Id:")
+                return out;
+            header = true;
+            continue;
+        }
+        constexpr std::string_view kExec = "Exec host:";
+        if (line.substr(0, kExec.size()) != kExec)
+            continue;
+        // "gpu-2-17/5", or "n1/0*8+n2/0*8" for a job on several hosts: only a single host names the file's node.
+        std::string_view value = line.substr(kExec.size());
+        value.remove_prefix(std::min(value.find_first_not_of(" \t"), value.size()));
+        while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+            value.remove_suffix(1);
+        std::string host;
+        while (!value.empty()) {
+            const auto plus = value.find('+');
+            const std::string_view chunk = value.substr(0, plus);
+            const std::string_view h = chunk.substr(0, chunk.find('/'));
+            if (h.empty() || (!host.empty() && h != host))
+                return out;
+            for (char c : h)
+                if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_'))
+                    return out;
+            host = std::string(h);
+            value = plus == std::string_view::npos ? std::string_view() : value.substr(plus + 1);
+        }
+        out.host = std::move(host);
+        out.line = n;
+        return out;
+    }
+    return out;
+}
+
 namespace {
 
 /// The value of the first "kind" key in a JSON text ("" when there is none in `head`).
@@ -547,6 +594,14 @@ const FormatInfo* detectFile(const core::InputFile& input, const Manifest& manif
         fp.hostName = pre.promptHost;
         fp.source.formatReason +=
             "; host " + pre.promptHost + " from the shell prompt on line " + std::to_string(pre.promptLine);
+    }
+    if (fp.hostName.empty()) {
+        const PbsMailHost pbs = pbsMailHost(fp.file->bytes().substr(0, 4096));
+        if (!pbs.host.empty()) {
+            fp.hostName = pbs.host;
+            fp.source.formatReason +=
+                "; host " + pbs.host + " from the PBS mail's Exec host on line " + std::to_string(pbs.line);
+        }
     }
     const HostInfo* host = nullptr;
     if (auto it = manifest.hosts.find(fp.hostName); it != manifest.hosts.end())

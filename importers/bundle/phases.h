@@ -35,6 +35,15 @@ struct PastedPreamble
 };
 PastedPreamble pastedPreamble(std::string_view head);
 
+/// The host a PBS (or Torque) job mail names ("PBS Job Id: ...", then "Exec host:  gpu-2-17/5"): the job ran there, so
+/// the mail is that node's. Empty when the text is no PBS mail, or when the job ran on several hosts.
+struct PbsMailHost
+{
+    std::string host;
+    std::uint64_t line = 0; ///< the Exec host line, 1-based
+};
+PbsMailHost pbsMailHost(std::string_view head);
+
 /// Detect: each input file's format (the manifest's, else detectFormat's from its first 4 KiB and its name) and what
 /// the manifest or the file's path says about it (host, zone, labels, boot time). Unreadable files, archives inside
 /// the bundle, members an archive read cut short and formats the manifest names wrongly get their warning here.

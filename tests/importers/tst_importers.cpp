@@ -1007,6 +1007,52 @@ private Q_SLOTS:
         VERIFY_CONTAINS(QString::fromStdString(ev.sources[0].formatReason), "from the shell prompt on line 1");
     }
 
+    void pbsMailHost_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("line");
+        QTest::addRow("one host") << "PBS Job Id: 2600365.mskcc-fe1.local\nJob Name:   STDIN\nExec host:  gpu-2-17/5\n"
+                                     "job deleted\n"
+                                  << "gpu-2-17" << 3;
+        QTest::addRow("one host, several slots")
+            << "\nPBS Job Id: 7.pbs\r\nJob Name:   train\r\nExec host:  n01/0*8+n01/1*8\r\n"
+            << "n01" << 4;
+        QTest::addRow("two hosts") << "PBS Job Id: 7.pbs\nJob Name:   train\nExec host:  n01/0*8+n02/0*8\n"
+                                   << "" << 0;
+        QTest::addRow("no PBS mail") << "Job Name: x\nExec host:  n01/0\n"
+                                     << "" << 0;
+        QTest::addRow("no Exec host") << "PBS Job Id: 7.pbs\nJob Name:   train\nAborted by PBS Server\n"
+                                      << "" << 0;
+        QTest::addRow("not a host name") << "PBS Job Id: 7.pbs\nExec host:  n01 (down)/0\n"
+                                         << "" << 0;
+    }
+    void pbsMailHost()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, host);
+        QFETCH(int, line);
+        const std::string t = text.toStdString();
+        const importers::PbsMailHost got = importers::pbsMailHost(t);
+        QCOMPARE(got.host, host.toStdString());
+        QCOMPARE(got.line, static_cast<std::uint64_t>(line));
+    }
+
+    void aPbsMailNamesTheFilesHost()
+    {
+        // A PBS job mail for a job on one host: the job's failure is that node's.
+        QTemporaryDir dir;
+        tests::writeFiles(dir,
+            { { "pbs-job-mail.txt",
+                "PBS Job Id: 2600365.mskcc-fe1.local\nJob Name:   STDIN\nExec host:  gpu-2-17/5\njob deleted\n"
+                "Job deleted at request of root@mskcc-fe1.local\njob preempted (node failure)\n" } });
+        const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
+        QCOMPARE(ev.sources.size(), std::size_t(1));
+        QVERIFY(ev.sources[0].host != kNoNode);
+        QCOMPARE(ev.nodes.name(ev.sources[0].host), std::string("gpu-2-17"));
+        VERIFY_CONTAINS(QString::fromStdString(ev.sources[0].formatReason), "from the PBS mail's Exec host on line 3");
+    }
+
     void aFileNamedAfterItsHostLendsItToBareLines()
     {
         // One host's NCCL output pasted into a file named after it: the bare version line (NCCL_DEBUG=VERSION) is

@@ -2,7 +2,8 @@
 // Kernel: dmesg raw "[ 1234.567890] msg", "<4>[...]", "dmesg -T" "[Mon Nov  2 10:15:01 2026] msg",
 // "--time-format=iso" "2026-11-02T10:15:01,123456+00:00 msg", each optionally after a --decode "kern  :err   : "
 // prefix, "dmesg -t" lines with no stamp at all (kept in file order, without a time), and talosctl dmesg's
-// "10.1.1.2: kern: warning: [2026-11-02T10:15:01.123456789Z]: msg" (the node, then facility, level and RFC 3339 time).
+// "10.1.1.2: kern: warning: [2026-11-02T10:15:01.123456789Z]: msg" (the node, then facility, level and RFC 3339 time;
+// without the node when talosctl read a single node).
 #include "importers/kernel/kernel_parsers.h"
 #include "importers/support/log_time.h"
 #include "importers/support/text_scan.h"
@@ -112,16 +113,23 @@ void parseDmesg(FileParse& fp, const BundleContext&)
         }
         const std::string_view stamp = trim(rest.substr(1, close - 1));
         std::string_view msg = rest.substr(close + 1);
-        if (!host.empty() && !msg.empty() && msg.front() == ':')
+        CivilTime ct;
+        // talosctl dmesg: "[2026-04-22T21:25:20.458998481Z]:", the record's own time; with a node before the
+        // facility when talosctl was given several nodes, without one when it was given a single node.
+        const bool rfc3339 = core::parseIsoTime(stamp, ct) == stamp.size() && ct.hasOffset;
+        if ((!host.empty() || rfc3339) && !msg.empty() && msg.front() == ':')
             msg.remove_prefix(1);
         if (!msg.empty() && msg.front() == ' ')
             msg.remove_prefix(1);
-        CivilTime ct;
+        if (rfc3339 && host.empty()) {
+            Observation& o = fp.add(msg, no, off, line.size());
+            fp.resolve(ct, o);
+            return true;
+        }
         if (!host.empty()) {
-            // talosctl dmesg: "[2026-04-22T21:25:20.458998481Z]", the record's own node and time.
             Observation& o = fp.add(msg, no, off, line.size());
             o.node = fp.internHost(host);
-            if (core::parseIsoTime(stamp, ct) == stamp.size() && ct.hasOffset)
+            if (rfc3339)
                 fp.resolve(ct, o);
             else
                 fp.warn(no, off, "dmesg-bad-stamp", "unrecognised [timestamp] '" + std::string(stamp) + "'");

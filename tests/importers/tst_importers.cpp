@@ -409,7 +409,12 @@ private Q_SLOTS:
                     "[  100.000000] NVRM: Xid (PCI:0000:1b:00): 13, Graphics Exception\n"
                     "    ESR 0x504648=0x0 0x504650=0x0\n"
                     "[  +0.500000] next message\n" },
-                { "ray.log", "(RayTrainWorker pid=4242, ip=10.0.0.1) [rank1]: KeyError: 'x'\n" } });
+                { "ray.log", "(RayTrainWorker pid=4242, ip=10.0.0.1) [rank1]: KeyError: 'x'\n" },
+                // talosctl dmesg for one node: facility, level and an RFC 3339 stamp, with no node before them.
+                { "talos-dmesg.txt",
+                    "kern: warning: [2023-09-14T03:08:37.433482757Z]: nvidia: probe of 0000:00:10.0 failed with "
+                    "error -1\nkern: warning: [2023-09-14T03:08:37.434129757Z]: NVRM: The NVIDIA probe routine failed "
+                    "for 1 device(s).\n" } });
         const EvidenceSet ev = importers::loadBundle({ dir.path().toStdString() });
         const auto d = records(ev, "dmesg.txt");
         QCOMPARE(d.size(), std::size_t(2));
@@ -417,6 +422,12 @@ private Q_SLOTS:
             std::string("NVRM: Xid (PCI:0000:1b:00): 13, Graphics Exception\n    ESR 0x504648=0x0 0x504650=0x0"));
         QCOMPARE(d[0]->where.length, std::uint32_t(99)); // both lines, from the first byte of the record
         QCOMPARE(formatUtc(d[1]->timeNs), std::string("2026-11-02T00:01:40.500Z"));
+        const auto t = records(ev, "talos-dmesg.txt");
+        QCOMPARE(t.size(), std::size_t(2));
+        QCOMPARE(std::string(t[0]->text), std::string("nvidia: probe of 0000:00:10.0 failed with error -1"));
+        QCOMPARE(formatUtc(t[0]->timeNs), std::string("2023-09-14T03:08:37.433482757Z"));
+        QCOMPARE(std::string(t[1]->text), std::string("NVRM: The NVIDIA probe routine failed for 1 device(s)."));
+        QCOMPARE(formatUtc(t[1]->timeNs), std::string("2023-09-14T03:08:37.434129757Z"));
         const auto r = records(ev, "ray.log");
         QCOMPARE(r.size(), std::size_t(1));
         QCOMPARE(ev.nodeName(r[0]->node), std::string("node-01"));

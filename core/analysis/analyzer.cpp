@@ -550,6 +550,18 @@ public:
                     m_primary = static_cast<std::int64_t>(i);
                     break;
                 }
+        // Among untimed roots, the same failure may be reported twice: once job-level (a scheduler's summary) and
+        // once by a file that names where it happened. The one with the node says more, and nothing orders them.
+        if (m_primary >= 0 && m_events[static_cast<std::size_t>(m_primary)].timeNs == INT64_MIN
+            && m_events[static_cast<std::size_t>(m_primary)].node == kNoNode) {
+            const Event& first = m_events[static_cast<std::size_t>(m_primary)];
+            for (std::size_t i : candidates)
+                if (m_events[i].timeNs == INT64_MIN && m_events[i].node != kNoNode && m_events[i].type == first.type
+                    && m_events[i].ruleId == first.ruleId) {
+                    m_primary = static_cast<std::int64_t>(i);
+                    break;
+                }
+        }
     }
 
     /// Outcome mapping and the verdict's body: cause, symptoms, trail, alternatives, coverage, confidence.

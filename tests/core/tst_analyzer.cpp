@@ -281,6 +281,29 @@ private Q_SLOTS:
         }
     }
 
+    void anUntimedFailureReportedTwiceIsTheOneThatNamesItsNode()
+    {
+        // The same untimed node failure twice: from a job-level status dump, then from a log of node-07. Nothing
+        // orders them; the cause is the report that names the node, the other its duplicate. A job-level report
+        // alone stays job-level.
+        const std::string fail = "job preempted (node failure)";
+        {
+            Builder b;
+            b.add(SourceKind::AppLog, "", INT64_MIN, fail, -1, 0);
+            b.add(SourceKind::Scheduler, "node-07", INT64_MIN, fail, -1, 0);
+            const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+            QVERIFY2(v.hasCause, v.summary.c_str());
+            QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-07"));
+        }
+        {
+            Builder b;
+            b.add(SourceKind::AppLog, "", INT64_MIN, fail, -1, 0);
+            const Verdict v = analyze(b.get(), *tests::bundledCatalog());
+            QVERIFY2(v.hasCause, v.summary.c_str());
+            QCOMPARE(v.events[v.cause].node, kNoNode);
+        }
+    }
+
     void oneGpuFaultingUnderManyProcessesIsTheGpu()
     {
         // Xid 31 alone is an application's page fault; the same GPU faulting under three unrelated processes is the

@@ -556,7 +556,7 @@ public:
             && m_events[static_cast<std::size_t>(m_primary)].node == kNoNode) {
             const Event& first = m_events[static_cast<std::size_t>(m_primary)];
             for (std::size_t i : candidates)
-                if (m_events[i].timeNs == INT64_MIN && m_events[i].node != kNoNode && m_events[i].type == first.type
+                if (m_events[i].timeNs == INT64_MIN && m_events[i].node != kNoNode
                     && m_events[i].ruleId == first.ruleId) {
                     m_primary = static_cast<std::int64_t>(i);
                     break;

@@ -293,6 +293,8 @@ private Q_SLOTS:
             b.add(SourceKind::Scheduler, "node-07", INT64_MIN, fail, -1, 0);
             const Verdict v = analyze(b.get(), *tests::bundledCatalog());
             QVERIFY2(v.hasCause, v.summary.c_str());
+            QVERIFY2(v.events[v.cause].node != kNoNode,
+                ("the cause is the job-level report, expected node-07's: " + v.summary).c_str());
             QCOMPARE(v.nodes.name(v.events[v.cause].node), std::string("node-07"));
         }
         {
